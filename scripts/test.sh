@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# `npm test`: type check, lint, unit, API (embedded PGlite, or DATABASE_URL) and e2e tests in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "== type check"; npx tsc --noEmit
+echo "== lint"; npx eslint . --max-warnings=0
+echo "== unit + API tests"; npx vitest run
+echo "== e2e tests (Chromium)"
+CHROMIUM_PATH="$(bash scripts/ensure-chromium.sh)"; export CHROMIUM_PATH
+npx vite build --logLevel warn
+npx playwright test

@@ -1,0 +1,115 @@
+import { sql } from 'kysely';
+import type { ServerContext } from '../context.js';
+import { fmt, newId, now, randomToken, sha256 } from '../util.js';
+import dayjs from 'dayjs';
+
+/** The signed-in user as every handler sees it (`req.user`). Built from the database on each request. */
+export interface SessionUser {
+  sessionId: string;
+  id: string;
+  username: string;
+  realname: string;
+  /** Current department's orgCode (hierarchical, e.g. A01A03). */
+  orgCode: string;
+  /** Ids of every department the user belongs to. */
+  departIds: string[];
+  /** The tenant of this request: the session's, or the `tenant-id` header when the user belongs to it. */
+  tenantId: number;
+  tenantIds: number[];
+  roleCodes: string[];
+  /** Every permission code (`perms`) granted through the user's roles, split on commas. */
+  perms: Set<string>;
+}
+
+export interface NewSession {
+  token: string;
+  sessionId: string;
+}
+
+export async function createSession(
+  ctx: ServerContext,
+  user: { id: string; username: string },
+  meta: { tenantId?: number; ip?: string; userAgent?: string; loginType?: string },
+): Promise<NewSession> {
+  const token = randomToken();
+  const id = newId();
+  await ctx.db
+    .insertInto('sys_session')
+    .values({
+      id,
+      token_hash: sha256(token),
+      user_id: user.id,
+      username: user.username,
+      tenant_id: meta.tenantId ?? 0,
+      login_type: meta.loginType ?? 'password',
+      ip: meta.ip ?? null,
+      user_agent: (meta.userAgent ?? '').slice(0, 500),
+      created_at: now(),
+      last_seen_at: now(),
+      expires_at: fmt(dayjs().add(ctx.cfg.session.absoluteDays, 'day')),
+    })
+    .execute();
+  return { token, sessionId: id };
+}
+
+/** Revokes sessions: one by id, or every session of a user (password change, freeze, role change, force logout). */
+export async function revokeSessions(ctx: ServerContext, by: { sessionId?: string; userId?: string }, reason: string) {
+  let q = ctx.db.updateTable('sys_session').set({ revoked_at: now(), revoke_reason: reason }).where('revoked_at', 'is', null);
+  if (by.sessionId) q = q.where('id', '=', by.sessionId);
+  else if (by.userId) q = q.where('user_id', '=', by.userId);
+  else throw new Error('revokeSessions needs sessionId or userId');
+  await q.execute();
+}
+
+/** Resolves a raw token to its user, or null when unknown, revoked, idle too long, past its lifetime or the user is frozen. */
+export async function resolveSession(ctx: ServerContext, token: string): Promise<Omit<SessionUser, 'tenantId'> & { sessionTenantId: number } | null> {
+  if (!token || token.length > 200) return null;
+  const s = await ctx.db
+    .selectFrom('sys_session as s')
+    .innerJoin('sys_user as u', 'u.id', 's.user_id')
+    .select([
+      's.id as sessionId', 's.last_seen_at', 's.expires_at', 's.tenant_id', 's.revoked_at',
+      'u.id', 'u.username', 'u.realname', 'u.org_code', 'u.status', 'u.del_flag', 'u.rel_tenant_ids',
+    ])
+    .where('s.token_hash', '=', sha256(token))
+    .executeTakeFirst();
+  if (!s || s.revoked_at || Number(s.status) !== 1 || Number(s.del_flag) !== 0) return null;
+  const t = dayjs();
+  if (t.isAfter(dayjs(s.expires_at))) return null;
+  if (t.diff(dayjs(s.last_seen_at), 'minute', true) > ctx.cfg.session.idleMinutes) return null;
+  // Touch at most once a minute: idle tracking without a write per request.
+  if (t.diff(dayjs(s.last_seen_at), 'second') >= 60) {
+    await ctx.db.updateTable('sys_session').set({ last_seen_at: now() }).where('id', '=', s.sessionId).execute();
+  }
+  const [roles, departs] = await Promise.all([
+    sql<{ role_code: string; perms: string | null }>`
+      select r.role_code, p.perms
+      from sys_user_role ur
+      join sys_role r on r.id = ur.role_id
+      left join sys_role_permission rp on rp.role_id = r.id
+      left join sys_permission p on p.id = rp.permission_id and p.del_flag = 0 and p.status = '1'
+      where ur.user_id = ${s.id}`.execute(ctx.db),
+    ctx.db.selectFrom('sys_user_depart').select('dep_id').where('user_id', '=', s.id).execute(),
+  ]);
+  const perms = new Set<string>();
+  const roleCodes = new Set<string>();
+  for (const r of roles.rows) {
+    roleCodes.add(r.role_code);
+    for (const p of (r.perms ?? '').split(',')) if (p.trim()) perms.add(p.trim());
+  }
+  return {
+    sessionId: s.sessionId,
+    id: s.id,
+    username: s.username,
+    realname: s.realname,
+    orgCode: s.org_code ?? '',
+    departIds: departs.map((d) => d.dep_id as string),
+    sessionTenantId: Number(s.tenant_id ?? 0),
+    tenantIds: String(s.rel_tenant_ids ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map(Number),
+    roleCodes: [...roleCodes],
+    perms,
+  };
+}

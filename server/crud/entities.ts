@@ -1,0 +1,121 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { EntitySchema } from './entity-types.js';
+
+export const SCHEMAS_DIR = resolve(import.meta.dirname, '../../schemas');
+
+export interface SchemaProblem {
+  file: string;
+  path: string;
+  reason: string;
+}
+
+export interface EntityRegistry {
+  byName: Map<string, EntitySchema>;
+  byTable: Map<string, EntitySchema>;
+  problems: SchemaProblem[];
+  get(name: string): EntitySchema;
+}
+
+export function listJson(dir: string): string[] {
+  let out: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return out;
+  }
+  for (const n of names) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) out = out.concat(listJson(p));
+    else if (n.endsWith('.json')) out.push(p);
+  }
+  return out;
+}
+
+let ajv: InstanceType<typeof Ajv2020> | undefined;
+/** One ajv instance with every meta-schema of `schemas/meta/` registered by file name. */
+export function metaAjv() {
+  if (ajv) return ajv;
+  ajv = new Ajv2020({ allErrors: true, strict: false });
+  for (const f of listJson(join(SCHEMAS_DIR, 'meta'))) ajv.addSchema(JSON.parse(readFileSync(f, 'utf8')));
+  return ajv;
+}
+
+/** Validates one JSON document against a meta-schema; returns problems with file and JSON path. */
+export function checkAgainst(metaId: string, doc: unknown, file: string): SchemaProblem[] {
+  const validate = metaAjv().getSchema(metaId);
+  if (!validate) throw new Error(`meta-schema ${metaId} not found`);
+  if (validate(doc)) return [];
+  return (validate.errors ?? []).map((e) => ({
+    file,
+    path: e.instancePath || '/',
+    reason: `${e.message ?? 'invalid'}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+  }));
+}
+
+/** Cross-field checks the JSON meta-schema cannot express. */
+function semanticProblems(e: EntitySchema, file: string): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
+  const names = new Set<string>();
+  e.fields.forEach((f, i) => {
+    if (names.has(f.name)) out.push({ file, path: `/fields/${i}/name`, reason: `duplicate field "${f.name}"` });
+    names.add(f.name);
+    if (f.type === 'string' && !f.length) out.push({ file, path: `/fields/${i}/length`, reason: 'a string field needs a length' });
+  });
+  const has = (n: string) => names.has(n) || ['createBy', 'createTime', 'updateBy', 'updateTime'].includes(n);
+  (e.indexes ?? []).forEach((ix, i) =>
+    ix.fields.forEach((n, j) => {
+      if (!has(n)) out.push({ file, path: `/indexes/${i}/fields/${j}`, reason: `unknown field "${n}"` });
+    }),
+  );
+  if (e.tree && !has(e.tree.parentField)) out.push({ file, path: '/tree/parentField', reason: `unknown field "${e.tree.parentField}"` });
+  if (e.tree?.hasChildField && !has(e.tree.hasChildField)) out.push({ file, path: '/tree/hasChildField', reason: `unknown field "${e.tree.hasChildField}"` });
+  if (e.scope?.tenant && !has(e.scope.tenant)) out.push({ file, path: '/scope/tenant', reason: `unknown field "${e.scope.tenant}"` });
+  if (e.scope?.department && !has(e.scope.department)) out.push({ file, path: '/scope/department', reason: `unknown field "${e.scope.department}"` });
+  if (e.defaultSort && !has(e.defaultSort.field)) out.push({ file, path: '/defaultSort/field', reason: `unknown field "${e.defaultSort.field}"` });
+  if (e.resource && !e.permission) out.push({ file, path: '/permission', reason: 'an entity with a resource needs a permission prefix' });
+  return out;
+}
+
+/**
+ * Loads every entity schema. A bad file is reported (file, JSON path, reason) and left out;
+ * the rest of the product works on.
+ */
+export function loadEntities(dir = join(SCHEMAS_DIR, 'entities')): EntityRegistry {
+  const byName = new Map<string, EntitySchema>();
+  const byTable = new Map<string, EntitySchema>();
+  const problems: SchemaProblem[] = [];
+  for (const abs of listJson(dir)) {
+    const file = relative(SCHEMAS_DIR, abs);
+    let doc: unknown;
+    try {
+      doc = JSON.parse(readFileSync(abs, 'utf8'));
+    } catch (err) {
+      problems.push({ file, path: '/', reason: `invalid JSON: ${(err as Error).message}` });
+      continue;
+    }
+    const found = checkAgainst('entity.schema.json', doc, file);
+    const e = doc as EntitySchema;
+    if (!found.length) found.push(...semanticProblems(e, file));
+    if (!found.length && byName.has(e.name)) found.push({ file, path: '/name', reason: `entity "${e.name}" is defined twice` });
+    if (!found.length && byTable.has(e.table)) found.push({ file, path: '/table', reason: `table "${e.table}" is defined twice` });
+    if (found.length) {
+      problems.push(...found);
+      continue;
+    }
+    byName.set(e.name, e);
+    byTable.set(e.table, e);
+  }
+  return {
+    byName,
+    byTable,
+    problems,
+    get(name) {
+      const e = byName.get(name);
+      if (!e) throw new Error(`unknown entity ${name}`);
+      return e;
+    },
+  };
+}

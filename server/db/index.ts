@@ -1,0 +1,51 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import type { AppConfig } from '../config.js';
+
+/** Tables are described by entity schemas at run time, so the query builder is untyped here. */
+export type DB = Kysely<any>;
+
+export interface Database {
+  db: DB;
+  kind: 'pglite' | 'pg';
+  close(): Promise<void>;
+}
+
+// Timestamps and dates travel as plain strings ("YYYY-MM-DD HH:mm:ss"): no time-zone drift between
+// PGlite, node-postgres and the browser. numeric stays a string (callers convert), int8 a string (ids).
+const TIMESTAMP = 1114;
+const TIMESTAMPTZ = 1184;
+const DATE = 1082;
+const raw = (v: string) => v;
+
+export async function openDatabase(cfg: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): Promise<Database> {
+  if (cfg.databaseUrl) {
+    const pg = await import('pg');
+    const types = pg.default.types;
+    types.setTypeParser(TIMESTAMP, raw);
+    types.setTypeParser(TIMESTAMPTZ, raw);
+    types.setTypeParser(DATE, raw);
+    const pool = new pg.default.Pool({ connectionString: cfg.databaseUrl, max: 10 });
+    pool.on('error', () => undefined); // a dropped idle connection must not kill the process
+    const db: DB = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'pg', close: () => db.destroy() };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGliteDialect } = await import('kysely-pglite-dialect');
+  const dir = `${cfg.dataDir.replace(/\/+$/, '')}/pg`;
+  mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir, {
+    parsers: { [TIMESTAMP]: raw, [TIMESTAMPTZ]: raw, [DATE]: raw },
+  });
+  const db: DB = new Kysely({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+export { sql };

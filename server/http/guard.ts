@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { BizError, Forbidden, Unauthorized } from './envelope.js';
+import { resolveSession, type SessionUser } from '../auth/session.js';
+import type { ServerContext } from '../context.js';
+
+/**
+ * Every route declares who may call it (DESIGN §6, default deny):
+ * - 'public': anyone (login, captcha, health, static files);
+ * - 'user': any signed-in user;
+ * - a permission code, or a list of which any one suffices: signed-in users whose roles grant it.
+ * A route without a declaration is refused at start-up (and, belt and braces, at request time).
+ */
+export type RouteAuth = 'public' | 'user' | string | string[];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    user?: SessionUser;
+  }
+}
+
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  readonly auth: RouteAuth | undefined;
+}
+
+export function tokenOf(req: FastifyRequest): string {
+  const h = req.headers['x-access-token'];
+  if (typeof h === 'string' && h) return h;
+  const q = (req.query as Record<string, unknown> | undefined)?.token;
+  if (typeof q === 'string') return q;
+  const proto = req.headers['sec-websocket-protocol'];
+  if (typeof proto === 'string' && proto) return proto.split(',')[0]!.trim();
+  return '';
+}
+
+/** Whether a signed-in user satisfies a route's declaration. */
+export function allows(user: SessionUser, auth: RouteAuth): boolean {
+  if (auth === 'public' || auth === 'user') return true;
+  const codes = Array.isArray(auth) ? auth : [auth];
+  return codes.some((c) => user.perms.has(c));
+}
+
+/** Resolves the session for a request and applies the tenant header rule. Throws 401 when absent or invalid. */
+export async function authenticate(ctx: ServerContext, req: FastifyRequest): Promise<SessionUser> {
+  const s = await resolveSession(ctx, tokenOf(req));
+  if (!s) throw Unauthorized();
+  const { sessionTenantId, ...rest } = s;
+  let tenantId = sessionTenantId;
+  const header = req.headers['tenant-id'];
+  if (typeof header === 'string' && header !== '' && header !== '0' && header !== 'undefined' && header !== 'null') {
+    const wanted = Number(header);
+    // The header may only narrow to a tenant the user belongs to; it never widens access.
+    if (!Number.isInteger(wanted) || !s.tenantIds.includes(wanted)) throw new BizError('无权访问该租户的数据', 403, 403);
+    tenantId = wanted;
+  }
+  return { ...rest, tenantId };
+}
+
+export function installGuard(app: FastifyInstance, ctx: ServerContext, declared: DeclaredRoute[]) {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // CORS preflight (registered by @fastify/cors) carries no credentials and returns no data.
+    if (route.url === '*' && methods.length === 1 && methods[0] === 'OPTIONS') route.config = { ...route.config, auth: 'public' };
+    // Read the declaration lazily: a plugin's own onRoute hook may still set it after this one ran.
+    for (const m of methods)
+      if (m !== 'HEAD')
+        declared.push({ method: m, url: route.url, get auth() { return route.config?.auth as RouteAuth | undefined; } });
+  });
+  app.addHook('onRequest', async (req) => {
+    const auth = req.routeOptions.config?.auth as RouteAuth | undefined;
+    if (!req.routeOptions.url) return; // not found: the 404 handler answers
+    if (auth === undefined) throw Forbidden('接口未声明访问权限，已拒绝');
+    if (auth === 'public') return;
+    if (!ctx.ready) throw new BizError('系统正在启动，请稍候', 503, 503);
+    req.user = await authenticate(ctx, req);
+    if (!allows(req.user, auth)) throw Forbidden();
+  });
+}
+
+export function undeclared(declared: DeclaredRoute[]): DeclaredRoute[] {
+  return declared.filter((r) => r.auth === undefined || (Array.isArray(r.auth) && r.auth.length === 0));
+}

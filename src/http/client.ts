@@ -1,0 +1,91 @@
+import axios, { type AxiosProgressEvent, type AxiosRequestConfig } from 'axios';
+import { getDefaultStore } from 'jotai';
+import { tenantAtom, tokenAtom } from '@/session/store';
+
+/**
+ * The one HTTP client (SPEC §7). Every call resolves to the JeecgBoot envelope; callers test
+ * `success`. Error statuses are turned into the SPEC §8 messages by the interceptors in
+ * `src/http/errors.ts` (installed by the app shell).
+ */
+export interface Envelope<T = any> {
+  success: boolean;
+  message: string;
+  code: number;
+  result: T;
+  timestamp?: number;
+}
+
+export interface PageResult<T = any> {
+  records: T[];
+  total: number;
+  size?: number;
+  current?: number;
+  pages?: number;
+}
+
+export const API_BASE = typeof __API_BASE__ === 'string' ? __API_BASE__ : '/jeecg-boot';
+export const REQUEST_TIMEOUT = 300_000;
+
+export const axiosInstance = axios.create({ baseURL: API_BASE, timeout: REQUEST_TIMEOUT });
+
+axiosInstance.interceptors.request.use((config) => {
+  const store = getDefaultStore();
+  const token = store.get(tokenAtom);
+  if (token) config.headers.set('X-Access-Token', token);
+  config.headers.set('tenant-id', String(store.get(tenantAtom) ?? 0));
+  const low = lowAppId();
+  if (low) config.headers.set('X-Low-App-ID', low);
+  // Every GET except dictionary-item lookups carries a _t cache-buster (seconds).
+  if ((config.method ?? 'get').toLowerCase() === 'get' && !/\/sys\/dict\/getDictItems\//.test(config.url ?? '')) {
+    config.params = { ...(config.params ?? {}), _t: Math.floor(Date.now() / 1000) };
+  }
+  return config;
+});
+
+let lowAppIdSource: () => string | undefined = () => undefined;
+/** The shell registers how to read the low-code app id of the current route (routes named low-app*). */
+export function setLowAppIdSource(fn: () => string | undefined) {
+  lowAppIdSource = fn;
+}
+const lowAppId = () => lowAppIdSource();
+
+type Params = Record<string, unknown>;
+
+async function call<T>(config: AxiosRequestConfig): Promise<Envelope<T>> {
+  const r = await axiosInstance.request<Envelope<T>>(config);
+  return r.data;
+}
+
+export const http = {
+  get: <T = any>(url: string, params?: Params, config?: AxiosRequestConfig) => call<T>({ ...config, method: 'GET', url, params }),
+  post: <T = any>(url: string, data?: unknown, config?: AxiosRequestConfig) => call<T>({ ...config, method: 'POST', url, data }),
+  put: <T = any>(url: string, data?: unknown, config?: AxiosRequestConfig) => call<T>({ ...config, method: 'PUT', url, data }),
+  delete: <T = any>(url: string, params?: Params, config?: AxiosRequestConfig) => call<T>({ ...config, method: 'DELETE', url, params }),
+  /** Multipart upload with progress (files[] or file fields are the caller's choice). */
+  upload: <T = any>(url: string, form: FormData, onProgress?: (percent: number) => void, config?: AxiosRequestConfig) =>
+    call<T>({
+      ...config,
+      method: 'POST',
+      url,
+      data: form,
+      onUploadProgress: (e: AxiosProgressEvent) => onProgress?.(e.total ? Math.round((e.loaded / e.total) * 100) : 0),
+    }),
+  /** Blob GET saved under the caller's file name; an empty or JSON answer is an error ('文件下载失败'). */
+  async download(url: string, params: Params | undefined, fileName: string): Promise<void> {
+    const r = await axiosInstance.request<Blob>({ method: 'GET', url, params, responseType: 'blob' });
+    const blob = r.data;
+    if (!blob || blob.size === 0) throw new Error('文件下载失败');
+    if (blob.type.includes('application/json')) {
+      const body = JSON.parse(await blob.text()) as Envelope;
+      throw new Error(body.message || '文件下载失败');
+    }
+    const href = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = href;
+    a.download = fileName;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    URL.revokeObjectURL(href);
+  },
+};

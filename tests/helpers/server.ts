@@ -1,0 +1,56 @@
+import { inject as vitestInject } from 'vitest';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadConfig, type AppConfig } from '../../server/config.js';
+import { startServer, type Running } from '../../server/start.js';
+import { copyTemplate, dropCopy } from './template-db.js';
+
+export const API = '/jeecg-boot';
+export const DEMO_PASSWORD = 'Observe#2026';
+
+export interface TestServer {
+  running: Running;
+  cfg: AppConfig;
+  /** A request through the whole stack (hooks, guard, handlers), without a socket. */
+  call(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+  get(url: string, token?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  post(url: string, body: unknown, token?: string): Promise<LightMyRequestResponse>;
+  put(url: string, body: unknown, token?: string): Promise<LightMyRequestResponse>;
+  del(url: string, token?: string): Promise<LightMyRequestResponse>;
+  /** Signs in a demo account and returns its token. */
+  login(username: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real server on a private copy of the seeded template database (one per test file).
+ * `listen: true` binds 127.0.0.1 on a free port (for websockets and browsers).
+ */
+export async function startTestServer(over: Partial<AppConfig> & { listen?: boolean } = {}): Promise<TestServer> {
+  const { listen, ...rest } = over;
+  const copy = await copyTemplate(vitestInject('dbTemplate'));
+  const cfg = loadConfig({ port: 0, host: '127.0.0.1', logLevel: 'warn', staticDir: '/nonexistent', ...copy, ...rest }, {});
+  const running = await startServer(cfg, { logger: false, listen: !!listen });
+  await running.prepared;
+  const call: TestServer['call'] = ({ token, headers, url, ...o }) =>
+    running.app.inject({ ...o, url: typeof url === "string" && !url.startsWith("/") ? `${API}/${url}` : url, headers: { ...(token ? { 'x-access-token': token } : {}), ...headers } });
+  const ts: TestServer = {
+    running,
+    cfg,
+    call,
+    get: (url, token, headers) => call({ method: 'GET', url, token, headers }),
+    post: (url, body, token) => call({ method: 'POST', url, token, payload: body as InjectOptions['payload'] }),
+    put: (url, body, token) => call({ method: 'PUT', url, token, payload: body as InjectOptions['payload'] }),
+    del: (url, token) => call({ method: 'DELETE', url, token }),
+    async login(username, password = DEMO_PASSWORD) {
+      const r = await call({ method: 'POST', url: `${API}/sys/login`, payload: { username, password } });
+      const body = r.json();
+      if (body.code !== 200) throw new Error(`login ${username} failed: ${body.message}`);
+      return body.result.token as string;
+    },
+    async close() {
+      await running.stop();
+      await dropCopy(copy);
+    },
+  };
+  return ts;
+}

@@ -1,0 +1,41 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const dir = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const apiBase = process.env.API_BASE ?? '/jeecg-boot';
+const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? process.env.PORT ?? 8080}`;
+
+export const alias = {
+  '@': dir('./src'),
+  '@renderer': dir('./renderer'),
+  '@widgets': dir('./widgets'),
+  '@schemas': dir('./schemas'),
+  '@server': dir('./server'),
+};
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: { alias },
+  define: { __API_BASE__: JSON.stringify(apiBase) },
+  server: {
+    proxy: { [apiBase]: { target: apiTarget, ws: true, changeOrigin: true } },
+  },
+  build: {
+    outDir: 'dist',
+    chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 40 },
+            { name: 'antd', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, priority: 30 },
+            { name: 'aggrid', test: /node_modules[\\/]ag-grid-[^\\/]+[\\/]/, priority: 20 },
+            { name: 'formily', test: /node_modules[\\/]@formily[\\/]/, priority: 10 },
+            { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 10 },
+          ],
+        },
+      },
+    },
+  },
+});
