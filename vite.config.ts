@@ -28,8 +28,12 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
+            // Vite's dynamic-import preload helper: on its own, or it lands in a vendor chunk that every lazy caller then loads.
+            { name: 'preload', test: /preload-helper/, priority: 50 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 40 },
-            { name: 'antd', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, priority: 30 },
+            // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.
+            { name: 'antd', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, tags: ['$initial'], priority: 30 },
+            { name: 'vendor', test: /node_modules/, tags: ['$initial'], priority: 25 },
             { name: 'aggrid', test: /node_modules[\\/]ag-grid-[^\\/]+[\\/]/, priority: 20 },
             { name: 'formily', test: /node_modules[\\/]@formily[\\/]/, priority: 10 },
             { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 10 },

@@ -1,6 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from './context.js';
-
+import { registerVxeSocket } from './sys/vxe-socket.js';
+import { registerPages } from './pages/index.js';
+import { registerUserSession } from './sys/user-session-routes.js';
+import { registerUserAdmin } from './sys/user-admin.js';
+import { registerRoleAdmin } from './sys/role-admin.js';
+import { registerDepartAdmin } from './sys/depart-admin.js';
+import { registerPermissionAdmin } from './sys/permission-admin.js';
+import { registerLog } from './sys/log.js';
+import { registerMonitor } from './sys/monitor.js';
+import { registerNotify } from './sys/notify.js';
+import { registerWebsocket } from './sys/websocket.js';
+import { registerAnnouncement } from './sys/announcement.js';
+import { registerFiles } from './sys/files.js';
+import { registerJobs } from './sys/jobs/index.js';
+import { registerMessage } from './sys/message.js';
+import { registerCrud } from './crud/routes.js';
+import { registerDictRoutes } from './sys/dict-routes.js';
+import { registerCheckRoutes } from './sys/check-routes.js';
+import { registerOnlineForms } from './online/cgform.js';
+import { registerOnlineReports } from './online/cgreport.js';
+import { registerDomain } from './domain/index.js';
 /**
  * Every server module registers its routes here, under the context path. Each route declares
  * `config.auth` (see http/guard.ts). Keep one line per module.
@@ -8,4 +28,25 @@ import type { ServerContext } from './context.js';
 export async function registerModules(api: FastifyInstance, ctx: ServerContext): Promise<void> {
   void api;
   void ctx;
+  await registerUserSession(api, ctx);
+  await registerPages(api, ctx);
+  await registerVxeSocket(api, ctx);
+  await registerLog(api, ctx);
+  await registerMonitor(api, ctx);
+  await registerNotify(api, ctx);
+  await registerWebsocket(api, ctx);
+  await registerAnnouncement(api, ctx);
+  await registerFiles(api, ctx);
+  await registerJobs(api, ctx);
+  await registerMessage(api, ctx);
+  await registerDictRoutes(api, ctx);
+  await registerCheckRoutes(api, ctx);
+  await registerOnlineForms(api, ctx);
+  await registerOnlineReports(api, ctx);
+  await registerCrud(api, ctx);
+  await registerDomain(api, ctx);
+  await registerUserAdmin(api, ctx);
+  await registerRoleAdmin(api, ctx);
+  await registerDepartAdmin(api, ctx);
+  await registerPermissionAdmin(api, ctx);
 }

@@ -1,14 +1,102 @@
-import { ConfigProvider } from 'antd';
+import { lazy, Suspense, useEffect } from 'react';
+import { App as AntApp, ConfigProvider, theme } from 'antd';
+import { PageSpin } from '@/components/PageSpin';
+import { ErrorBoundary } from '@/components/ErrorBoundary';
 import zhCN from 'antd/es/locale/zh_CN';
 import 'dayjs/locale/zh-cn';
 import dayjs from 'dayjs';
+import { useAtomValue } from 'jotai';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { settingsAtom } from '@/settings/store';
+import { setFeedback } from '@/feedback';
+import { installHttpErrorHandling } from '@/http/errors';
+import { tokenAtom } from '@/session/store';
+import { afterLoginTarget, loginRedirectUrl } from '@/session/actions';
+import { UserLayout } from '@/layouts/UserLayout';
+// The sign-in page is the entry screen: part of the initial bundle (see docs/decisions.md); every other page is lazy.
+import Login from '@/pages/user/Login';
+import './app.css';
 
 dayjs.locale('zh-cn');
+installHttpErrorHandling();
+
+
+const Register = lazy(() => import('@/pages/user/Register'));
+const RegisterResult = lazy(() => import('@/pages/user/RegisterResult'));
+const Alteration = lazy(() => import('@/pages/user/Alteration'));
+const OAuth2Login = lazy(() => import('@/pages/user/OAuth2Login'));
+const Exception = lazy(() => import('@/pages/exception/Exception'));
+const MainApp = lazy(() => import('@/layouts/MainApp'));
+
+function FeedbackBridge() {
+  const api = AntApp.useApp();
+  setFeedback(api);
+  return null;
+}
+
+function ScrollTop() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}
+
+/** Login paths with a stored token go home, or to the redirect query right after sign-in (SPEC §2 guard). */
+function OpenOnly({ children }: { children: React.ReactNode }) {
+  const token = useAtomValue(tokenAtom);
+  const loc = useLocation();
+  return token ? <Navigate to={afterLoginTarget(loc.search)} replace /> : <>{children}</>;
+}
+
+/** Any other path needs a token; without one → login with the full path as redirect. */
+function RequireToken({ children }: { children: React.ReactNode }) {
+  const token = useAtomValue(tokenAtom);
+  const loc = useLocation();
+  return token ? <>{children}</> : <Navigate to={loginRedirectUrl(loc.pathname + loc.search)} replace />;
+}
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<PageSpin />}>
+      <Routes>
+        <Route path="/user" element={<UserLayout />}>
+          <Route index element={<Navigate to="/user/login" replace />} />
+          <Route path="login" element={<OpenOnly><Login /></OpenOnly>} />
+          <Route path="register" element={<OpenOnly><Register /></OpenOnly>} />
+          <Route path="register-result" element={<OpenOnly><RegisterResult /></OpenOnly>} />
+          <Route path="alteration" element={<OpenOnly><Alteration /></OpenOnly>} />
+          <Route path="*" element={<Navigate to="/404" replace />} />
+        </Route>
+        <Route path="/oauth2-app" element={<UserLayout />}>
+          <Route index element={<Navigate to="/oauth2-app/login" replace />} />
+          <Route path="login" element={<OpenOnly><OAuth2Login /></OpenOnly>} />
+        </Route>
+        {(['403', '404', '500'] as const).map((c) => (
+          <Route key={c} path={`/${c}`} element={<RequireToken><Exception type={c} standalone /></RequireToken>} />
+        ))}
+        <Route path="/*" element={<RequireToken><MainApp /></RequireToken>} />
+      </Routes>
+    </Suspense>
+  );
+}
 
 export function App() {
+  const s = useAtomValue(settingsAtom);
+  useEffect(() => {
+    document.body.classList.toggle('colorWeak', s.colorWeak);
+  }, [s.colorWeak]);
   return (
-    <ConfigProvider locale={zhCN}>
-      <div style={{ padding: 24 }}>本科教学质量评估系统·听课子系统</div>
+    <ConfigProvider locale={zhCN} theme={{ algorithm: theme.defaultAlgorithm, token: { colorPrimary: s.primaryColor, colorLink: s.primaryColor, borderRadius: 4 } }}>
+      <AntApp>
+        <FeedbackBridge />
+        <BrowserRouter>
+          <ScrollTop />
+          <ErrorBoundary>
+            <AppRoutes />
+          </ErrorBoundary>
+        </BrowserRouter>
+      </AntApp>
     </ConfigProvider>
   );
 }

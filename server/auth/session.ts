@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import { fmt, newId, now, randomToken, sha256 } from '../util.js';
 import dayjs from 'dayjs';
+import { sessionsRevoked } from '../sys/notify.js';
 
 /** The signed-in user as every handler sees it (`req.user`). Built from the database on each request. */
 export interface SessionUser {
@@ -46,7 +47,7 @@ export async function createSession(
       user_agent: (meta.userAgent ?? '').slice(0, 500),
       created_at: now(),
       last_seen_at: now(),
-      expires_at: fmt(dayjs().add(ctx.cfg.session.absoluteDays, 'day')),
+      expires_at: fmt(dayjs().add(Math.round(ctx.cfg.session.absoluteDays * 86400), 'second')),
     })
     .execute();
   return { token, sessionId: id };
@@ -59,6 +60,12 @@ export async function revokeSessions(ctx: ServerContext, by: { sessionId?: strin
   else if (by.userId) q = q.where('user_id', '=', by.userId);
   else throw new Error('revokeSessions needs sessionId or userId');
   await q.execute();
+}
+
+/** Revokes every live session of a user: effective on their very next request (role change, freeze, password change). */
+export async function revokeUserSessions(ctx: ServerContext, userId: string, reason: string): Promise<void> {
+  await revokeSessions(ctx, { userId }, reason);
+  await sessionsRevoked(ctx); // open websockets of this user close too
 }
 
 /** Resolves a raw token to its user, or null when unknown, revoked, idle too long, past its lifetime or the user is frozen. */
@@ -77,8 +84,8 @@ export async function resolveSession(ctx: ServerContext, token: string): Promise
   const t = dayjs();
   if (t.isAfter(dayjs(s.expires_at))) return null;
   if (t.diff(dayjs(s.last_seen_at), 'minute', true) > ctx.cfg.session.idleMinutes) return null;
-  // Touch at most once a minute: idle tracking without a write per request.
-  if (t.diff(dayjs(s.last_seen_at), 'second') >= 60) {
+  // Touch at most once a minute (sooner for tiny idle limits): idle tracking without a write per request.
+  if (t.diff(dayjs(s.last_seen_at), 'second') >= Math.min(60, ctx.cfg.session.idleMinutes * 15)) {
     await ctx.db.updateTable('sys_session').set({ last_seen_at: now() }).where('id', '=', s.sessionId).execute();
   }
   const [roles, departs] = await Promise.all([

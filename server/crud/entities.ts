@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { EntitySchema } from './entity-types.js';
 
-export const SCHEMAS_DIR = resolve(import.meta.dirname, '../../schemas');
+/** The schemas folder; SCHEMAS_DIR in the environment points elsewhere (e.g. a config author's scratch copy). */
+export const SCHEMAS_DIR = resolve(process.env.SCHEMAS_DIR || resolve(import.meta.dirname, '../../schemas'));
 
 export interface SchemaProblem {
   file: string;

@@ -1,4 +1,19 @@
 import type { SeedStep } from './index.js';
+import { lectureSeedSteps } from './lecture.js';
+import { seedBaseDicts } from './dicts-base.js';
+import { menuSeedStep } from './menus.js';
+import { seedAdmin, seedDemoOrg } from './org.js';
+import { systemServiceSeeds } from '../sys/message-seed.js';
+import { seedDemoCustomers, seedDemoDicts } from './demo.js';
 
 /** Every seed step in order: base data (dictionaries, menus) first, then the demo university. */
-export const seedSteps: SeedStep[] = [];
+export const seedSteps: SeedStep[] = [
+  { name: 'dicts-base', run: seedBaseDicts },
+  menuSeedStep(),
+  { name: 'admin-user', run: seedAdmin },
+  { name: 'demo-org', demo: true, run: seedDemoOrg },
+  ...systemServiceSeeds,
+  { name: 'demo-dicts', run: seedDemoDicts },
+  { name: 'demo-customers', demo: true, run: seedDemoCustomers },
+  ...lectureSeedSteps,
+];

@@ -1,5 +1,6 @@
 import axios, { type AxiosProgressEvent, type AxiosRequestConfig } from 'axios';
 import { getDefaultStore } from 'jotai';
+import { md5 } from 'js-md5';
 import { tenantAtom, tokenAtom } from '@/session/store';
 
 /**
@@ -51,6 +52,40 @@ const lowAppId = () => lowAppIdSource();
 
 type Params = Record<string, unknown>;
 
+/** Signing secret (jeecg-contract §11), set from configuration when the server checks signatures. */
+let signSecret = '';
+export function setSignSecret(secret: string) {
+  signSecret = secret;
+}
+
+/**
+ * X-Sign of SPEC §7: MD5 of the JSON of the sorted merged query and body parameters (without _t) plus
+ * the secret, upper case; a comma-separated last path segment is added as `x-path-variable`.
+ */
+export function computeSign(url: string, params: Params): string {
+  const merged: Params = { ...params };
+  const last = decodeURIComponent(url.split('?')[0]!.split('/').pop() ?? '');
+  if (last.includes(',')) merged['x-path-variable'] = last;
+  const sorted: Record<string, string> = {};
+  for (const k of Object.keys(merged).sort()) {
+    if (k === '_t') continue;
+    const v = merged[k];
+    sorted[k] = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  }
+  return md5(JSON.stringify(sorted) + signSecret).toUpperCase();
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** X-TIMESTAMP: yyyyMMddHHmmss. */
+export function signTimestamp(d = new Date()) {
+  return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
+}
+
+function signed(method: string, url: string, params: Params | undefined, data: Params | undefined, config?: AxiosRequestConfig) {
+  const headers = { ...(config?.headers as Record<string, string> | undefined), 'X-Sign': computeSign(url, { ...(params ?? {}), ...(data ?? {}) }), 'X-TIMESTAMP': signTimestamp() };
+  return call({ ...config, method, url, params, data, headers });
+}
+
 async function call<T>(config: AxiosRequestConfig): Promise<Envelope<T>> {
   const r = await axiosInstance.request<Envelope<T>>(config);
   return r.data;
@@ -61,6 +96,12 @@ export const http = {
   post: <T = any>(url: string, data?: unknown, config?: AxiosRequestConfig) => call<T>({ ...config, method: 'POST', url, data }),
   put: <T = any>(url: string, data?: unknown, config?: AxiosRequestConfig) => call<T>({ ...config, method: 'PUT', url, data }),
   delete: <T = any>(url: string, params?: Params, config?: AxiosRequestConfig) => call<T>({ ...config, method: 'DELETE', url, params }),
+  /** Signed helpers (X-Sign, X-TIMESTAMP). */
+  signedGet: <T = any>(url: string, params?: Params, config?: AxiosRequestConfig) => signed('GET', url, params, undefined, config) as Promise<Envelope<T>>,
+  signedPost: <T = any>(url: string, data?: Params, config?: AxiosRequestConfig) => signed('POST', url, undefined, data, config) as Promise<Envelope<T>>,
+  signedRequest: <T = any>(method: string, url: string, params?: Params, data?: Params, config?: AxiosRequestConfig) => signed(method, url, params, data, config) as Promise<Envelope<T>>,
+  /** Unsigned POST with query params (JeecgBoot `postActionUrl`-style). */
+  postParams: <T = any>(url: string, params?: Params, config?: AxiosRequestConfig) => call<T>({ ...config, method: 'POST', url, params }),
   /** Multipart upload with progress (files[] or file fields are the caller's choice). */
   upload: <T = any>(url: string, form: FormData, onProgress?: (percent: number) => void, config?: AxiosRequestConfig) =>
     call<T>({

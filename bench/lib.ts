@@ -1,0 +1,58 @@
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+/** One measured figure with its budget; `lowerIsBetter` unless stated. */
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  budget?: number;
+  higherIsBetter?: boolean;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export function summarize(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), n: s.length };
+}
+
+export const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+
+export function overBudget(f: Figure): boolean {
+  if (f.budget === undefined || Number.isNaN(f.value)) return Number.isNaN(f.value);
+  return f.higherIsBetter ? f.value < f.budget : f.value > f.budget;
+}
+
+export function machine(): string {
+  const c = cpus();
+  return `${c.length} × ${c[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+}
+
+/** Prints figures next to budgets, records them in bench/RESULTS.md, and returns whether all are within budget. */
+export function report(suite: string, figures: Figure[]): boolean {
+  const rows = figures.map((f) => {
+    const bad = overBudget(f);
+    const budget = f.budget === undefined ? '—' : `${f.higherIsBetter ? '≥' : '≤'} ${f.budget} ${f.unit}`;
+    return { line: `| ${f.name} | ${round(f.value)} ${f.unit} | ${budget} | ${bad ? 'OVER' : 'ok'} |`, bad };
+  });
+  const table = ['| figure | value | budget | verdict |', '|---|---|---|---|', ...rows.map((r) => r.line)].join('\n');
+  console.log(`\n## ${suite}\n${table}\n`);
+  const file = join(import.meta.dirname, 'RESULTS.md');
+  const section = `## ${suite}\n\n_${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${machine()}_\n\n${table}\n`;
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\nLatest figures of `npm run bench`, per suite.\n';
+  const re = new RegExp(`## ${suite.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
+  writeFileSync(file, re.test(current) ? current.replace(re, section) : `${current.trimEnd()}\n\n${section}`);
+  return rows.every((r) => !r.bad);
+}
+
+const round = (v: number) => (Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 100) / 100);
+
+export function log(msg: string) {
+  appendFileSync('/dev/stderr', `${msg}\n`);
+}

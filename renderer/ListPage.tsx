@@ -1,0 +1,581 @@
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space, Table, Tooltip } from 'antd';
+import type { TableProps } from 'antd';
+import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
+import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
+import type { Dayjs } from 'dayjs';
+import { http } from '@/http/client';
+import { getWidget } from '@widgets/registry';
+import { condition } from './expr';
+import { filterActions } from './permissions';
+import { urlsOf, useSessionScope } from './scope';
+import { dictText, useDicts, type DictOption } from './dict';
+import type { ActionSchema, ColumnSchema, PageSchema, QueryFieldSchema } from './types';
+import './cells';
+
+const FormModal = lazy(() => import('./FormModal'));
+const ImportModal = lazy(() => import('./ImportModal'));
+
+type Row = Record<string, unknown>;
+export type FormMode = 'add' | 'edit' | 'detail';
+
+const DEFAULT_ELLIPSIS = 25;
+const showTotal = (total: number, range: [number, number]) => `${range[0]}-${range[1]} 共${total}条`;
+
+/** The standard actions a list page gets when its schema lists none. */
+export function defaultActions(s: PageSchema): NonNullable<PageSchema['actions']> {
+  const p = s.permission ? `${s.permission}:` : undefined;
+  const code = (c: string) => (p ? p + c : undefined);
+  const hasForm = !!s.form;
+  const urls = urlsOf(s);
+  return {
+    toolbar: [
+      ...(hasForm && urls.add ? [{ key: 'add', label: '新增', type: 'add', permission: code('add'), primary: true }] : []),
+      ...(urls.importExcel ? [{ key: 'import', label: '导入', type: 'import', permission: code('importExcel') }] : []),
+      ...(urls.exportXls ? [{ key: 'export', label: '导出', type: 'export', permission: code('exportXls') }] : []),
+    ],
+    batch: urls.deleteBatch ? [{ key: 'batchDelete', label: '批量删除', type: 'batchDelete', permission: code('deleteBatch') }] : [],
+    row: [
+      ...(hasForm && urls.edit ? [{ key: 'edit', label: '编辑', type: 'edit', permission: code('edit') }] : []),
+      ...(hasForm ? [{ key: 'detail', label: '详情', type: 'detail', dropdown: true }] : []),
+      ...(urls.delete ? [{ key: 'delete', label: '删除', type: 'delete', permission: code('delete'), dropdown: true }] : []),
+    ],
+  };
+}
+
+/** Query values → JeecgBoot list parameters (SPEC §7, jeecg-contract §4). */
+export function queryParams(fields: QueryFieldSchema[], values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    const v = values[f.name];
+    if (v === undefined || v === null || v === '' || (Array.isArray(v) && !v.length)) continue;
+    const fmt = (x: unknown) => (x && typeof x === 'object' && 'format' in x ? (x as Dayjs).format(f.widget === 'DateTimeRange' ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD') : x);
+    const rule = f.rule ?? (isRange(f) ? 'range' : !f.widget || f.widget === 'Input' ? 'like' : 'eq');
+    if (rule === 'range' && Array.isArray(v)) {
+      if (v[0] !== undefined && v[0] !== null && v[0] !== '') out[`${f.name}_begin`] = fmt(v[0]);
+      if (v[1] !== undefined && v[1] !== null && v[1] !== '') out[`${f.name}_end`] = fmt(v[1]);
+    } else if (rule === 'like') out[f.name] = `*${String(v).trim()}*`;
+    else if (rule === 'begin') out[f.name] = `${String(v).trim()}*`;
+    else if (Array.isArray(v)) out[f.name] = v.map(fmt).join(',');
+    else out[f.name] = typeof v === 'string' ? v.trim() : fmt(v);
+  }
+  return out;
+}
+
+const isRange = (f: QueryFieldSchema) => f.widget === 'DateRange' || f.widget === 'DateTimeRange' || f.widget === 'NumberRange';
+
+function NumberRange({ value, onChange }: { value?: [number?, number?]; onChange?: (v: [number?, number?]) => void }) {
+  return (
+    <Space.Compact style={{ width: '100%' }}>
+      <InputNumber style={{ width: '50%' }} value={value?.[0]} onChange={(v) => onChange?.([v ?? undefined, value?.[1]])} placeholder="最小值" />
+      <InputNumber style={{ width: '50%' }} value={value?.[1]} onChange={(v) => onChange?.([value?.[0], v ?? undefined])} placeholder="最大值" />
+    </Space.Compact>
+  );
+}
+
+function queryControl(f: QueryFieldSchema, dicts: Record<string, DictOption[]>): ReactNode {
+  const props = f.props ?? {};
+  const options = f.options ?? (f.dict ? (dicts[f.dict] ?? []).map((d) => ({ label: d.text, value: d.value })) : undefined);
+  switch (f.widget ?? (options ? 'Select' : 'Input')) {
+    case 'Select':
+      return <Select allowClear placeholder={`请选择${f.label}`} options={options} {...props} />;
+    case 'MultiSelect':
+      return <Select mode="multiple" allowClear placeholder={`请选择${f.label}`} options={options} {...props} />;
+    case 'DatePicker':
+      return <DatePicker style={{ width: '100%' }} placeholder={`请选择${f.label}`} {...props} />;
+    case 'DateRange':
+      return <DatePicker.RangePicker style={{ width: '100%' }} {...props} />;
+    case 'DateTimeRange':
+      return <DatePicker.RangePicker showTime style={{ width: '100%' }} {...props} />;
+    case 'NumberRange':
+      return <NumberRange />;
+    case 'InputNumber':
+      return <InputNumber style={{ width: '100%' }} {...props} />;
+    case 'Input':
+      return <Input allowClear placeholder={`请输入${f.label}`} {...props} />;
+    default: {
+      const W = getWidget(f.widget!);
+      return W ? <W {...props} dictCode={f.dict} /> : <Input allowClear placeholder={`请输入${f.label}`} {...props} />;
+    }
+  }
+}
+
+const QueryForm = memo(function QueryForm(props: {
+  fields: QueryFieldSchema[];
+  visibleCount: number;
+  dicts: Record<string, DictOption[]>;
+  onSearch: (v: Record<string, unknown>) => void;
+  onReset: () => void;
+}) {
+  const [form] = Form.useForm();
+  const [open, setOpen] = useState(false);
+  const initial = useMemo(() => Object.fromEntries(props.fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])), [props.fields]);
+  const shown = open ? props.fields : props.fields.slice(0, props.visibleCount);
+  return (
+    <Form form={form} initialValues={initial} onFinish={props.onSearch} className="schema-query" style={{ marginBottom: 16 }}>
+      <Row gutter={24}>
+        {shown.map((f) => (
+          <Col key={f.name} xl={6} lg={8} md={12} sm={24}>
+            <Form.Item name={f.name} label={f.label} style={{ marginBottom: 12 }}>
+              {queryControl(f, props.dicts)}
+            </Form.Item>
+          </Col>
+        ))}
+        <Col xl={6} lg={8} md={12} sm={24}>
+          <Space>
+            <Button type="primary" htmlType="submit">
+              查询
+            </Button>
+            <Button
+              onClick={() => {
+                form.resetFields();
+                props.onReset();
+              }}
+            >
+              重置
+            </Button>
+            {props.fields.length > props.visibleCount && (
+              <a onClick={() => setOpen(!open)}>
+                {open ? '收起' : '展开'} {open ? <UpOutlined /> : <DownOutlined />}
+              </a>
+            )}
+          </Space>
+        </Col>
+      </Row>
+    </Form>
+  );
+});
+
+function renderCell(c: ColumnSchema, dicts: Record<string, DictOption[]>): ((v: unknown, r: Row) => ReactNode) | undefined {
+  const W = c.widget ? getWidget(c.widget) : undefined;
+  if (W) return (v, r) => <W value={v} record={r} {...c.widgetProps} />;
+  const limit = c.ellipsis === false ? 0 : typeof c.ellipsis === 'number' ? c.ellipsis : c.ellipsis ? DEFAULT_ELLIPSIS : 0;
+  const text = c.dict
+    ? (v: unknown, r: Row) => {
+        const t = r[`${c.dataIndex}_dictText`];
+        return t !== undefined && t !== null ? String(t) : dictText(dicts[c.dict!], v);
+      }
+    : (v: unknown) => (v === undefined || v === null ? '' : String(v));
+  if (!limit) return c.dict ? text : undefined;
+  return (v, r) => {
+    const s = text(v, r);
+    return s.length > limit ? (
+      <Tooltip title={s}>
+        <span>{s.slice(0, limit)}…</span>
+      </Tooltip>
+    ) : (
+      s
+    );
+  };
+}
+
+function storedHidden(pageId: string): string[] {
+  try {
+    const v = JSON.parse(localStorage.getItem(`schema-cols:${pageId}`) ?? '[]');
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchema }) {
+  const { message, modal } = App.useApp();
+  const urls = useMemo(() => urlsOf(schema), [schema]);
+  const rowKey = schema.rowKey ?? 'id';
+  const { scope, perms } = useSessionScope();
+  const queryFields = useMemo(() => schema.query?.fields ?? [], [schema]);
+  const dictCodes = useMemo(
+    () => [...(schema.columns ?? []).map((c) => c.dict), ...queryFields.map((f) => (f.options ? undefined : f.dict))].filter((d): d is string => !!d),
+    [schema, queryFields],
+  );
+  const dicts = useDicts(dictCodes);
+  const pageSizes = schema.pageSizes ?? [10, 20, 30];
+
+  const [rows, setRows] = useState<Row[]>([]);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(false);
+  const [current, setCurrent] = useState(1);
+  const [pageSize, setPageSize] = useState(schema.pageSize ?? pageSizes[0] ?? 10);
+  const [sort, setSort] = useState<{ column?: string; order?: 'asc' | 'desc' }>(schema.defaultSort ?? { column: 'createTime', order: 'desc' });
+  const [query, setQuery] = useState<Record<string, unknown>>(() =>
+    queryParams(queryFields, Object.fromEntries(queryFields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default]))),
+  );
+  const [superQuery, setSuperQuery] = useState<{ superQueryParams?: string; superQueryMatchType?: string }>({});
+  const [selected, setSelected] = useState<React.Key[]>([]);
+  const [hidden, setHidden] = useState<string[]>(() => storedHidden(pageId));
+  const [form, setForm] = useState<{ mode: FormMode; record?: Row } | null>(null);
+  const [importing, setImporting] = useState(false);
+  const seq = useRef(0);
+
+  // tree-list: rows with children get an empty `children` list (the expand icon); children load on expand.
+  const tree = useMemo(() => {
+    if (schema.kind !== 'tree-list') return undefined;
+    const hasChild = schema.tree?.hasChildField ?? 'hasChild';
+    const mark = (r: Row): Row => (r[hasChild] === '1' || r[hasChild] === true || r[hasChild] === 1 ? { ...r, children: [] } : r);
+    return { mark, parentField: schema.tree?.parentField ?? 'pid', url: urls.children ?? urls.list };
+  }, [schema, urls]);
+  const expand = useCallback(
+    async (open: boolean, record: Row) => {
+      if (!open || !tree?.url || (Array.isArray(record.children) && record.children.length)) return;
+      const r = await http.get<{ records: Row[] } | Row[]>(tree.url, { [tree.parentField]: record[rowKey], pageSize: 1000 });
+      if (!r.success) {
+        message.warning(r.message);
+        return;
+      }
+      const kids = (Array.isArray(r.result) ? r.result : (r.result?.records ?? [])).map(tree.mark);
+      const put = (list: Row[]): Row[] =>
+        list.map((x) => (x[rowKey] === record[rowKey] ? { ...x, children: kids } : Array.isArray(x.children) ? { ...x, children: put(x.children as Row[]) } : x));
+      setRows(put);
+    },
+    [tree, rowKey, message],
+  );
+
+  const params = useCallback(
+    () => ({ ...query, ...superQuery, column: sort.column, order: sort.order, field: ['id', '', ...(schema.columns ?? []).map((c) => c.dataIndex)].join(',') }),
+    [query, superQuery, sort, schema],
+  );
+
+  const load = useCallback(async () => {
+    if (schema.data) {
+      setRows(schema.data);
+      setTotal(schema.data.length);
+      return;
+    }
+    if (!urls.list) {
+      message.error('请设置url.list属性!');
+      return;
+    }
+    const mine = ++seq.current;
+    setLoading(true);
+    try {
+      const p = Object.fromEntries(Object.entries({ ...params(), pageNo: current, pageSize }).filter(([, v]) => v !== undefined && v !== ''));
+      const r = await http.get<{ records: Row[]; total: number | string } | Row[]>(urls.list, p);
+      if (mine !== seq.current) return;
+      if (!r.success) {
+        message.warning(r.message);
+        return;
+      }
+      const res = r.result;
+      const records = Array.isArray(res) ? res : (res?.records ?? []);
+      const count = Array.isArray(res) ? res.length : Number(res?.total ?? 0);
+      // The page no longer exists (e.g. after a delete emptied it): step back.
+      if (!records.length && count > 0 && current > 1) {
+        setCurrent(Math.max(1, Math.ceil(count / pageSize)));
+        return;
+      }
+      setRows(tree ? records.map(tree.mark) : records);
+      setTotal(count);
+    } finally {
+      if (mine === seq.current) setLoading(false);
+    }
+  }, [schema, urls, params, current, pageSize, message, tree]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const search = useCallback(
+    (values: Record<string, unknown>) => {
+      setQuery(queryParams(queryFields, values));
+      setCurrent(1);
+      setSelected([]);
+    },
+    [queryFields],
+  );
+  const reset = useCallback(() => {
+    setQuery(queryParams(queryFields, Object.fromEntries(queryFields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default]))));
+    setSuperQuery({});
+    setCurrent(1);
+    setSelected([]);
+  }, [queryFields]);
+
+  const actions = schema.actions ?? defaultActions(schema);
+  const cond = useCallback((v: unknown, extra?: Record<string, unknown>) => condition(v, { ...scope, ...extra }), [scope]);
+  const toolbar = useMemo(() => filterActions(actions.toolbar ?? [], perms, { prefix: schema.permission, cond: (v) => cond(v) }), [actions, perms, schema, cond]);
+  const batch = useMemo(() => filterActions(actions.batch ?? [], perms, { prefix: schema.permission, cond: (v) => cond(v) }), [actions, perms, schema, cond]);
+  // Row conditions depend on the record: permission filtering once, conditions per row.
+  const rowActions = useMemo(() => filterActions(actions.row ?? [], perms, { prefix: schema.permission, cond: () => true }), [actions, perms, schema]);
+
+  const remove = useCallback(
+    async (ids: string[], batchMode: boolean) => {
+      const url = batchMode ? urls.deleteBatch : urls.delete;
+      if (!url) {
+        message.error(batchMode ? '请设置url.deleteBatch属性!' : '请设置url.delete属性!');
+        return;
+      }
+      // A url may carry the ids in its path (online forms: /online/cgform/api/form/{code}/{ids}).
+      const r = /\{ids?\}/.test(url)
+        ? await http.delete(url.replace(/\{ids?\}/, encodeURIComponent(ids.join(','))))
+        : batchMode
+          ? await http.delete(url, { ids: ids.join(',') + ',' })
+          : await http.delete(url, { id: ids[0] });
+      if (r.success) {
+        message.success(r.message);
+        setSelected((s) => s.filter((k) => !ids.includes(String(k))));
+        // Lower the page when the deletion empties it.
+        const left = total - ids.length;
+        const last = Math.max(1, Math.ceil(left / pageSize));
+        if (current > last) setCurrent(last);
+        else void load();
+      } else message.warning(r.message);
+    },
+    [urls, total, pageSize, current, load, message],
+  );
+
+  const exportXls = useCallback(async () => {
+    if (!urls.exportXls) {
+      message.error('请设置url.exportXls属性!');
+      return;
+    }
+    try {
+      await http.download(urls.exportXls, { ...params(), ...(selected.length ? { selections: selected.join(',') } : {}) }, `${schema.exportName ?? schema.title}.xls`);
+    } catch (err) {
+      message.warning((err as Error).message || '文件下载失败');
+    }
+  }, [urls, params, selected, schema, message]);
+
+  const runAction = useCallback(
+    async (a: ActionSchema, record?: Row) => {
+      switch (a.type ?? a.key) {
+        case 'add':
+          setForm({ mode: 'add' });
+          return;
+        case 'edit':
+          setForm({ mode: 'edit', record });
+          return;
+        case 'detail':
+          setForm({ mode: 'detail', record });
+          return;
+        case 'delete':
+          if (record) await remove([String(record[rowKey])], false);
+          return;
+        case 'batchDelete':
+          if (!selected.length) {
+            message.warning('请选择一条记录！');
+            return;
+          }
+          modal.confirm({ title: '确认删除', content: '是否删除选中数据?', onOk: () => remove(selected.map(String), true) });
+          return;
+        case 'export':
+          await exportXls();
+          return;
+        case 'import':
+          setImporting(true);
+          return;
+        case 'link':
+          if (a.url) window.open(a.url.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(record?.[k] ?? ''))), '_blank', 'noopener');
+          return;
+        case 'api': {
+          if (!a.url) return;
+          const body = record ?? { ids: selected.join(',') };
+          const method = a.method ?? 'post';
+          const r = method === 'get' || method === 'delete' ? await http[method](a.url, record ? { id: record[rowKey] } : { ids: selected.join(',') }) : await http[method](a.url, body);
+          if (r.success) {
+            message.success(r.message);
+            void load();
+          } else message.warning(r.message);
+          return;
+        }
+      }
+    },
+    [remove, selected, rowKey, exportXls, load, message, modal],
+  );
+
+  const columns = useMemo<ColumnsType<Row>>(() => {
+    const cols: ColumnsType<Row> = (schema.columns ?? [])
+      .filter((c) => !c.hidden && !hidden.includes(c.dataIndex))
+      .map((c) => ({
+        key: c.dataIndex,
+        dataIndex: c.dataIndex,
+        title: c.title,
+        width: c.width,
+        fixed: c.fixed,
+        align: c.align ?? 'center',
+        sorter: c.sorter ? true : undefined,
+        sortOrder: sort.column === c.dataIndex ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
+        render: renderCell(c, dicts),
+      }));
+    if (rowActions.length) {
+      cols.push({
+        key: 'action',
+        title: '操作',
+        align: 'center',
+        width: 150,
+        fixed: (schema.columns?.length ?? 0) > 8 ? 'right' : undefined,
+        render: (_: unknown, r: Row) => <RowActions actions={rowActions} record={r} cond={cond} run={runAction} />,
+      });
+    }
+    return cols;
+  }, [schema, hidden, sort, dicts, rowActions, cond, runAction]);
+
+  const onChange: TableProps<Row>['onChange'] = (pg, _filters, sorter) => {
+    const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row> | undefined;
+    const column = s?.order ? String(s.field ?? s.columnKey) : (schema.defaultSort?.column ?? 'createTime');
+    const order = s?.order ? (s.order === 'ascend' ? 'asc' : 'desc') : (schema.defaultSort?.order ?? 'desc');
+    if (column !== sort.column || order !== sort.order) setSort({ column, order });
+    if (pg.pageSize && pg.pageSize !== pageSize) {
+      setPageSize(pg.pageSize);
+      setCurrent(1);
+    } else if (pg.current) setCurrent(pg.current);
+  };
+
+  const SuperQuery = getWidget('SuperQuery');
+  const superActive = !!superQuery.superQueryParams;
+  const toolbarButton = (a: ActionSchema & { denied?: boolean }) => (
+    <Button
+      key={a.key}
+      type={a.primary ? 'primary' : 'default'}
+      danger={a.danger}
+      disabled={a.denied}
+      icon={a.type === 'add' ? <PlusOutlined /> : a.type === 'export' ? <DownloadOutlined /> : a.type === 'import' ? <UploadOutlined /> : undefined}
+      onClick={() => void runAction(a)}
+    >
+      {a.label}
+    </Button>
+  );
+
+  return (
+    <Card bordered={false} title={schema.title}>
+      {queryFields.length > 0 && <QueryForm fields={queryFields} visibleCount={schema.query?.visibleCount ?? 3} dicts={dicts} onSearch={search} onReset={reset} />}
+      <div className="schema-toolbar" style={{ marginBottom: 16, display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+        {toolbar.map(toolbarButton)}
+        {SuperQuery && (
+          <SuperQuery
+            fields={queryFields}
+            active={superActive}
+            onChange={(p: string | undefined, matchType: string) => {
+              setSuperQuery(p ? { superQueryParams: p, superQueryMatchType: matchType } : {});
+              setCurrent(1);
+              setSelected([]);
+            }}
+          />
+        )}
+        {selected.length > 0 && batch.length > 0 && (
+          <Dropdown
+            menu={{
+              items: batch.map((a) => ({ key: a.key, label: a.label, disabled: a.denied, icon: a.type === 'batchDelete' ? <DeleteOutlined /> : undefined })),
+              onClick: ({ key }) => void runAction(batch.find((a) => a.key === key)!),
+            }}
+          >
+            <Button>
+              批量操作 <DownOutlined />
+            </Button>
+          </Dropdown>
+        )}
+        <span style={{ flex: 1 }} />
+        <Popover
+          trigger="click"
+          placement="bottomRight"
+          title="列设置"
+          content={
+            <Checkbox.Group
+              style={{ display: 'flex', flexDirection: 'column' }}
+              value={(schema.columns ?? []).filter((c) => !c.hidden && !hidden.includes(c.dataIndex)).map((c) => c.dataIndex)}
+              options={(schema.columns ?? []).filter((c) => !c.hidden).map((c) => ({ label: c.title, value: c.dataIndex }))}
+              onChange={(v) => {
+                const h = (schema.columns ?? []).map((c) => c.dataIndex).filter((d) => !v.includes(d));
+                setHidden(h);
+                localStorage.setItem(`schema-cols:${pageId}`, JSON.stringify(h));
+              }}
+            />
+          }
+        >
+          <Button icon={<SettingOutlined />} aria-label="列设置" />
+        </Popover>
+      </div>
+      {(batch.length > 0 || schema.selection) && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={
+            <span>
+              已选择 <a style={{ fontWeight: 600 }}>{selected.length}</a> 项 <a style={{ marginLeft: 24 }} onClick={() => setSelected([])}>清空</a>
+            </span>
+          }
+        />
+      )}
+      <Table<Row>
+        size="middle"
+        bordered
+        rowKey={rowKey}
+        columns={columns}
+        dataSource={rows}
+        loading={loading}
+        scroll={{ x: 'max-content' }}
+        onChange={onChange}
+        expandable={tree ? { onExpand: (open, r) => void expand(open, r) } : undefined}
+        rowSelection={batch.length > 0 || schema.selection ? { selectedRowKeys: selected, onChange: setSelected } : undefined}
+        pagination={
+          schema.data
+            ? { pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal }
+            : { current, pageSize, total, pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal }
+        }
+      />
+      <Suspense fallback={null}>
+        {form && (
+          <FormModal
+            schema={schema}
+            mode={form.mode}
+            record={form.record}
+            onClose={() => setForm(null)}
+            onSaved={() => {
+              setForm(null);
+              setSelected([]);
+              void load();
+            }}
+          />
+        )}
+        {importing && urls.importExcel && (
+          <ImportModal
+            url={urls.importExcel}
+            onClose={() => setImporting(false)}
+            onDone={() => {
+              setImporting(false);
+              void load();
+            }}
+          />
+        )}
+      </Suspense>
+    </Card>
+  );
+}
+
+const RowActions = memo(function RowActions(props: {
+  actions: Array<ActionSchema & { denied?: boolean }>;
+  record: Row;
+  cond: (v: unknown, extra?: Record<string, unknown>) => boolean;
+  run: (a: ActionSchema, r?: Row) => Promise<void>;
+}) {
+  const extra = { $record: props.record };
+  const list = props.actions.filter((a) => a.visible === undefined || props.cond(a.visible, extra));
+  const disabled = (a: ActionSchema & { denied?: boolean }) => a.denied || (a.disabled !== undefined && props.cond(a.disabled, extra));
+  const inline = list.filter((a) => !a.dropdown);
+  const more = list.filter((a) => a.dropdown);
+  const link = (a: ActionSchema & { denied?: boolean }) => {
+    if (disabled(a)) return <span key={a.key} style={{ color: 'rgba(0,0,0,.25)', cursor: 'not-allowed' }}>{a.label}</span>;
+    if (a.type === 'delete' || a.confirm)
+      return (
+        <Popconfirm key={a.key} title={a.confirm ?? '确定删除吗?'} onConfirm={() => props.run(a, props.record)}>
+          <a>{a.label}</a>
+        </Popconfirm>
+      );
+    return (
+      <a key={a.key} onClick={() => void props.run(a, props.record)}>
+        {a.label}
+      </a>
+    );
+  };
+  return (
+    <Space size="small" split={<span style={{ color: '#e8e8e8' }}>|</span>}>
+      {inline.map(link)}
+      {more.length > 0 && (
+        <Dropdown menu={{ items: more.map((a) => ({ key: a.key, label: link(a) })) }}>
+          <a>
+            更多 <DownOutlined />
+          </a>
+        </Dropdown>
+      )}
+    </Space>
+  );
+});

@@ -1,0 +1,123 @@
+import { useEffect, useState } from 'react';
+import { Button, Card, Col, Descriptions, Result, Row, Statistic, Table } from 'antd';
+import { http } from '@/http/client';
+import { dictText, useDicts } from './dict';
+import { urlsOf } from './scope';
+import type { PageSchema, StatCard } from './types';
+
+type Row = Record<string, unknown>;
+
+function pick(obj: unknown, path?: string): unknown {
+  if (!path) return obj;
+  return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Row)[k] : undefined), obj);
+}
+
+function Card1({ c }: { c: StatCard }) {
+  const [v, setV] = useState<unknown>(c.value);
+  useEffect(() => {
+    if (!c.url) return;
+    void http.get(c.url).then((r) => r.success && setV(pick(r.result, c.path)));
+  }, [c.url, c.path]);
+  return (
+    <Card bordered={false}>
+      <Statistic title={c.title} value={v as number | string | undefined} suffix={c.suffix} />
+    </Card>
+  );
+}
+
+/** result, detail, dashboard and report pages. */
+export default function StaticPages({ schema }: { schema: PageSchema }) {
+  const [record, setRecord] = useState<Row>(schema.data?.[0] ?? {});
+  const dicts = useDicts((schema.sections ?? []).flatMap((s) => s.items.map((i) => i.dict)).filter((d): d is string => !!d));
+  const urls = urlsOf(schema);
+  useEffect(() => {
+    if (schema.kind === 'detail' && urls.queryById) void http.get<Row>(urls.queryById).then((r) => r.success && setRecord(r.result ?? {}));
+  }, [schema.kind, urls.queryById]);
+
+  if (schema.kind === 'result')
+    return (
+      <Card bordered={false}>
+        <Result
+          status={schema.status ?? 'success'}
+          title={schema.title}
+          subTitle={schema.subTitle}
+          extra={(schema.extra ?? []).map((a) => (
+            <Button key={a.key} type={a.primary ? 'primary' : 'default'} href={a.url}>
+              {a.label}
+            </Button>
+          ))}
+        />
+        {schema.sections && <Sections schema={schema} record={record} dicts={dicts} />}
+      </Card>
+    );
+  if (schema.kind === 'dashboard')
+    return (
+      <div>
+        <Row gutter={[16, 16]}>
+          {(schema.cards ?? []).map((c, i) => (
+            <Col key={i} span={c.span ?? 6}>
+              <Card1 c={c} />
+            </Col>
+          ))}
+        </Row>
+        {schema.sections && (
+          <Card bordered={false} style={{ marginTop: 16 }}>
+            <Sections schema={schema} record={record} dicts={dicts} />
+          </Card>
+        )}
+      </div>
+    );
+  if (schema.kind === 'report') return <Report schema={schema} />;
+  return (
+    <Card bordered={false} title={schema.title}>
+      <Sections schema={schema} record={record} dicts={dicts} />
+    </Card>
+  );
+}
+
+function Sections({ schema, record, dicts }: { schema: PageSchema; record: Row; dicts: Record<string, Array<{ value: string; text: string }>> }) {
+  return (
+    <>
+      {(schema.sections ?? []).map((s, i) => (
+        <Descriptions key={i} title={s.title} column={s.columns ?? 3} style={{ marginBottom: 24 }}>
+          {s.items.map((it, j) => {
+            const v = it.field ? record[it.field] : it.value;
+            return (
+              <Descriptions.Item key={j} label={it.label}>
+                {it.dict ? dictText(dicts[it.dict], v) : v === undefined || v === null ? '' : String(v)}
+              </Descriptions.Item>
+            );
+          })}
+        </Descriptions>
+      ))}
+    </>
+  );
+}
+
+/** A report: its table plus a simple bar chart of `chart.y` by `chart.x` (no chart library needed). */
+function Report({ schema }: { schema: PageSchema }) {
+  const [rows, setRows] = useState<Row[]>(schema.data ?? []);
+  const url = urlsOf(schema).list;
+  useEffect(() => {
+    if (url) void http.get<{ records: Row[] } | Row[]>(url, { pageSize: 1000 }).then((r) => r.success && setRows(Array.isArray(r.result) ? r.result : (r.result?.records ?? [])));
+  }, [url]);
+  const chart = schema.chart;
+  const max = chart ? Math.max(1, ...rows.map((r) => Number(r[chart.y]) || 0)) : 1;
+  return (
+    <Card bordered={false} title={schema.title}>
+      {chart && (
+        <div style={{ marginBottom: 24 }} aria-label={chart.title ?? '图表'}>
+          {chart.title && <h4>{chart.title}</h4>}
+          {rows.map((r, i) => (
+            <div key={i} style={{ display: 'flex', alignItems: 'center', gap: 8, marginBottom: 4 }}>
+              <span style={{ width: 120, textAlign: 'right' }}>{String(r[chart.x] ?? '')}</span>
+              <div style={{ background: '#1890ff', height: 16, width: `${((Number(r[chart.y]) || 0) / max) * 60}%` }} />
+              <span>{String(r[chart.y] ?? '')}</span>
+            </div>
+          ))}
+        </div>
+      )}
+      <Table rowKey={(_, i) => String(i)} size="middle" bordered dataSource={rows} columns={(schema.columns ?? []).map((c) => ({ key: c.dataIndex, dataIndex: c.dataIndex, title: c.title, width: c.width }))} pagination={{ pageSize: schema.pageSize ?? 10 }} />
+    </Card>
+  );
+}

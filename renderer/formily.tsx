@@ -1,0 +1,65 @@
+import type { ComponentType } from 'react';
+import { createSchemaField } from '@formily/react';
+import { Schema, type ISchema } from '@formily/json-schema';
+import { allWidgets } from '@widgets/registry';
+import { registerBaseWidgets } from '@widgets/base';
+import { evaluate } from './expr';
+import type { DictOption } from './dict';
+import type { FormFieldSchema, FormSchema } from './types';
+import type { FormMode } from './ListPage';
+
+// Formily's own {{ }} compiler uses `new Function`; every schema expression goes through ours.
+Schema.registerCompiler((expression: string, scope: Record<string, unknown>) => evaluate(expression, scope ?? {}));
+
+type SchemaFieldComponent = ComponentType<{ schema: ISchema; scope?: Record<string, unknown> }>;
+let field: SchemaFieldComponent | undefined;
+/** The SchemaField over every registered widget (created once, after widgets are registered). */
+export function schemaField(): SchemaFieldComponent {
+  if (!field) {
+    registerBaseWidgets();
+    field = createSchemaField({ components: allWidgets() }) as unknown as SchemaFieldComponent;
+  }
+  return field;
+}
+
+const DEFAULT_WIDGET = 'Input';
+
+function fieldSchema(f: FormFieldSchema, dicts: Record<string, DictOption[]>): ISchema {
+  const options = f.options ?? (f.dict ? (dicts[f.dict] ?? []).map((d) => ({ label: d.text, value: d.value })) : undefined);
+  const widget = f.widget ?? (options ? 'Select' : DEFAULT_WIDGET);
+  const reactions: Record<string, unknown> = {};
+  if (f.visible !== undefined) reactions.visible = typeof f.visible === 'string' ? f.visible : !!f.visible;
+  if (f.disabled !== undefined) reactions.disabled = typeof f.disabled === 'string' ? f.disabled : !!f.disabled;
+  return {
+    type: widget === 'CheckboxGroup' || widget === 'DateRange' ? 'array' : 'string',
+    title: f.label,
+    required: f.required,
+    default: f.default,
+    description: f.description,
+    enum: options,
+    'x-decorator': 'FormItem',
+    'x-decorator-props': f.span && f.span > 1 ? { gridSpan: f.span } : undefined,
+    'x-component': widget,
+    'x-component-props': { 'aria-label': f.label, ...(f.dict ? { dictCode: f.dict } : {}), ...(widget === 'Select' ? { allowClear: true } : {}), ...f.props },
+    'x-validator': f.rules as ISchema['x-validator'],
+    'x-reactions': Object.keys(reactions).length ? { fulfill: { state: reactions } } : undefined,
+  };
+}
+
+/** A form section of a page schema → Formily JSON Schema (raw `schema` wins over `fields`). */
+export function toFormilySchema(form: FormSchema, mode: FormMode, dicts: Record<string, DictOption[]>): ISchema {
+  if (form.schema) return form.schema as ISchema;
+  const cols = form.columns ?? 1;
+  const properties: Record<string, ISchema> = {};
+  for (const f of form.fields ?? []) if (!f.modes || f.modes.includes(mode)) properties[f.name] = fieldSchema(f, dicts);
+  return {
+    type: 'object',
+    properties: {
+      grid: { type: 'void', 'x-component': 'FormGrid', 'x-component-props': { maxColumns: cols, minColumns: cols, columnGap: 24 }, properties },
+    },
+  };
+}
+
+export function formDictCodes(form: FormSchema | undefined): string[] {
+  return (form?.fields ?? []).filter((f) => f.dict && !f.options).map((f) => f.dict!);
+}

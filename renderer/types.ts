@@ -1,0 +1,152 @@
+/** Page schema types (meta-schema: schemas/meta/page.schema.json; guide: docs/page-schema.md). */
+
+export type PageKind = 'list' | 'tree-list' | 'master-detail' | 'form' | 'detail' | 'report' | 'dashboard' | 'result';
+
+export interface ApiBinding {
+  list?: string;
+  add?: string;
+  edit?: string;
+  delete?: string;
+  deleteBatch?: string;
+  queryById?: string;
+  exportXls?: string;
+  importExcel?: string;
+  /** tree-list: children of a node (`?pid=`); defaults to `list`. */
+  children?: string;
+}
+
+export interface ColumnSchema {
+  dataIndex: string;
+  title: string;
+  width?: number;
+  ellipsis?: boolean | number;
+  /** Dictionary code: the cell shows `<field>_dictText`, else the dictionary text of the value. */
+  dict?: string;
+  sorter?: boolean;
+  fixed?: 'left' | 'right';
+  align?: 'left' | 'center' | 'right';
+  /** A cell widget name from widgets/registry.ts (e.g. "cell:tag", "cell:image"). */
+  widget?: string;
+  widgetProps?: Record<string, unknown>;
+  hidden?: boolean;
+}
+
+export interface QueryFieldSchema {
+  name: string;
+  label: string;
+  /** Input | Select | DatePicker | DateRange | NumberRange | any registered widget */
+  widget?: string;
+  /** like (default for Input) | eq | range | in | begin (prefix match) */
+  rule?: 'like' | 'eq' | 'range' | 'in' | 'begin';
+  dict?: string;
+  options?: Array<{ label: string; value: string | number }>;
+  default?: unknown;
+  props?: Record<string, unknown>;
+}
+
+export interface FormFieldSchema {
+  name: string;
+  label: string;
+  widget?: string;
+  required?: boolean;
+  /** Formily validator rules, e.g. [{ "format": "phone", "message": "..." }] or ["email"]. */
+  rules?: unknown[];
+  dict?: string;
+  options?: Array<{ label: string; value: string | number }>;
+  default?: unknown;
+  props?: Record<string, unknown>;
+  /** 1..3: columns spanned in the grid */
+  span?: number;
+  visible?: unknown;
+  disabled?: unknown;
+  /** Only in these modes. */
+  modes?: Array<'add' | 'edit' | 'detail'>;
+  description?: string;
+}
+
+export interface SubTableSchema {
+  key: string;
+  title: string;
+  /** Field of the master record holding the rows (array), or a list url returning them. */
+  field?: string;
+  listUrl?: string;
+  /** Foreign-key field name on the child rows. */
+  foreignKey?: string;
+  columns: Array<{ key: string; title: string; type?: string; dict?: string; required?: boolean; width?: number; options?: Array<{ label: string; value: string }> }>;
+}
+
+export interface FormSchema {
+  columns?: 1 | 2 | 3;
+  width?: number;
+  container?: 'modal' | 'drawer';
+  title?: string;
+  fields?: FormFieldSchema[];
+  /** Raw Formily JSON Schema (object); used instead of `fields` when given. */
+  schema?: Record<string, unknown>;
+  subTables?: SubTableSchema[];
+  submitText?: string;
+}
+
+export interface ActionSchema {
+  key: string;
+  label: string;
+  /** add | edit | detail | delete | batchDelete | export | import | link | api | superQuery | columns */
+  type?: string;
+  permission?: string;
+  visible?: unknown;
+  disabled?: unknown;
+  icon?: string;
+  primary?: boolean;
+  danger?: boolean;
+  url?: string;
+  method?: 'get' | 'post' | 'put' | 'delete';
+  confirm?: string;
+  /** Row actions after the first `inline` go into the 更多 dropdown. */
+  dropdown?: boolean;
+}
+
+export interface StatCard {
+  title: string;
+  value?: number | string;
+  /** url returning a number (result) or an object and `path` within it */
+  url?: string;
+  path?: string;
+  suffix?: string;
+  span?: number;
+}
+
+export interface PageSchema {
+  $schema?: string;
+  kind: PageKind;
+  title: string;
+  description?: string;
+  entity?: string;
+  /** Base path of an entity resource (e.g. "/demo/customer"): fills the standard urls. */
+  resource?: string;
+  api?: ApiBinding;
+  /** Prefix of the action permission codes ("demo:customer"). */
+  permission?: string;
+  rowKey?: string;
+  columns?: ColumnSchema[];
+  query?: { fields: QueryFieldSchema[]; visibleCount?: number };
+  form?: FormSchema;
+  actions?: { toolbar?: ActionSchema[]; row?: ActionSchema[]; batch?: ActionSchema[] };
+  defaultSort?: { column: string; order: 'asc' | 'desc' };
+  pageSize?: number;
+  pageSizes?: number[];
+  selection?: boolean;
+  /** Static rows (demo pages without an API). */
+  data?: Array<Record<string, unknown>>;
+  /** tree-list */
+  tree?: { parentField?: string; hasChildField?: string };
+  /** detail / result / dashboard / report */
+  sections?: Array<{ title?: string; columns?: number; items: Array<{ label: string; field?: string; value?: unknown; dict?: string }> }>;
+  status?: 'success' | 'error' | 'info' | 'warning' | '403' | '404' | '500';
+  subTitle?: string;
+  extra?: ActionSchema[];
+  cards?: StatCard[];
+  chart?: { type: 'bar' | 'line' | 'pie'; x: string; y: string; title?: string };
+  /** Online form / report code (kind list/report with `online`). */
+  online?: { form?: string; report?: string };
+  exportName?: string;
+}

@@ -1,0 +1,89 @@
+import dayjs from 'dayjs';
+import { sql } from 'kysely';
+import type { DB } from '../db/index.js';
+import { allFields, columnOf, type EntitySchema } from './entity-types.js';
+import { coerce, type Condition, type QueryRule } from './query.js';
+
+export interface DataRule {
+  ruleColumn: string | null;
+  ruleConditions: string | null;
+  ruleValue: string | null;
+}
+
+export interface RuleUser {
+  username: string;
+  orgCode: string;
+}
+
+const CONDITIONS: Record<string, QueryRule> = {
+  '=': 'eq', '!=': 'ne', '<>': 'ne', '>': 'gt', '>=': 'ge', '<': 'lt', '<=': 'le',
+  LIKE: 'like', LEFT_LIKE: 'left_like', RIGHT_LIKE: 'right_like', IN: 'in',
+};
+
+/** Replaces #{sys_user_code}, #{sys_org_code}, #{sys_date}, #{sys_time}; other variables are unknown. */
+export function resolveRuleValue(value: string, user: RuleUser, at = dayjs()): string | undefined {
+  let unknown = false;
+  const out = value.replace(/#\{(\w+)\}/g, (_m, name: string) => {
+    switch (name) {
+      case 'sys_user_code':
+        return user.username;
+      case 'sys_org_code':
+        return user.orgCode;
+      case 'sys_date':
+        return at.format('YYYY-MM-DD');
+      case 'sys_time':
+        return at.format('YYYY-MM-DD HH:mm:ss');
+      default:
+        unknown = true;
+        return '';
+    }
+  });
+  return unknown ? undefined : out;
+}
+
+/**
+ * Data rules → conditions (all ANDed). A rule the engine cannot apply safely — unknown column,
+ * USE_SQL_RULES or any other condition, an unknown variable, a value of the wrong type — yields
+ * 'deny': the rule narrows access, so failing open would widen it.
+ */
+export function dataRuleConditions(e: EntitySchema, rules: DataRule[], user: RuleUser): Array<Condition | 'deny'> {
+  const fields = allFields(e).filter((f) => !f.secret);
+  return rules.map((r) => {
+    const col = (r.ruleColumn ?? '').trim();
+    const field = fields.find((f) => f.name === col || columnOf(f) === col);
+    const rule = CONDITIONS[(r.ruleConditions ?? '').trim().toUpperCase()];
+    if (!field || !rule) return 'deny';
+    const value = resolveRuleValue(r.ruleValue ?? '', user);
+    if (value === undefined) return 'deny';
+    try {
+      if (rule === 'like' || rule === 'left_like' || rule === 'right_like') return { field, rule, value };
+      if (rule === 'in') return { field, rule, value: value.split(',').filter(Boolean).map((v) => coerce(field, v)) };
+      return { field, rule, value: coerce(field, value) };
+    } catch {
+      return 'deny';
+    }
+  });
+}
+
+/**
+ * The data rules granted to a user for `<permission>:list`: rules of that permission whose ids are
+ * listed in sys_role_permission.data_rule_ids of any of the user's roles.
+ */
+export async function loadDataRules(db: DB, userId: string, permissionCode: string): Promise<DataRule[]> {
+  const grants = await sql<{ permission_id: string; data_rule_ids: string | null }>`
+    select rp.permission_id, rp.data_rule_ids
+    from sys_user_role ur
+    join sys_role_permission rp on rp.role_id = ur.role_id
+    join sys_permission p on p.id = rp.permission_id and p.del_flag = 0
+    where ur.user_id = ${userId} and p.perms = ${permissionCode}`.execute(db);
+  const ids = new Set<string>();
+  for (const g of grants.rows) for (const id of (g.data_rule_ids ?? '').split(',')) if (id.trim()) ids.add(id.trim());
+  if (!ids.size) return [];
+  const rows = await db
+    .selectFrom('sys_permission_data_rule')
+    .select(['rule_column', 'rule_conditions', 'rule_value'])
+    .where('id', 'in', [...ids])
+    .where('status', '=', '1')
+    .execute();
+  return rows.map((r) => ({ ruleColumn: r.rule_column as string | null, ruleConditions: r.rule_conditions as string | null, ruleValue: r.rule_value as string | null }));
+}

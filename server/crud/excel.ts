@@ -1,0 +1,114 @@
+import ExcelJS from 'exceljs';
+import dayjs from 'dayjs';
+import { Readable } from 'node:stream';
+import { BizError } from '../http/envelope.js';
+import type { EntityField, EntitySchema } from './entity-types.js';
+import type { Row } from './hooks.js';
+import { publicFields } from './engine.js';
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Fields that take part in Excel export/import (declared `excel` title, never secret). */
+export const excelFields = (e: EntitySchema): EntityField[] => publicFields(e).filter((f) => f.excel);
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** Text that a spreadsheet would run as a formula gets a leading apostrophe (DESIGN §6). */
+export const neutralise = (s: string) => (FORMULA_START.test(s) ? `'${s}` : s);
+/** Import undoes `neutralise`, so export → import round-trips. */
+export const unneutralise = (s: string) => (s.length > 1 && s.startsWith("'") && FORMULA_START.test(s.slice(1)) ? s.slice(1) : s);
+
+function cellOut(f: EntityField, r: Row): string | number | boolean | null {
+  const v = f.dict || f.dictTable ? (r[`${f.name}_dictText`] ?? r[f.name]) : r[f.name];
+  if (v === null || v === undefined) return null;
+  if ((f.type === 'integer' || f.type === 'number' || f.type === 'bigint') && !(f.dict || f.dictTable)) {
+    const n = Number(v);
+    if (Number.isFinite(n) && Math.abs(n) < 2 ** 53) return n;
+  }
+  if (typeof v === 'boolean') return v ? '是' : '否';
+  return neutralise(typeof v === 'object' ? JSON.stringify(v) : String(v));
+}
+
+/** A real .xlsx: header row of `excel` titles, dictionary texts, text cells never formulas. */
+export async function buildXlsx(e: EntitySchema, rows: Row[], sheetName = e.title): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet(sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Sheet1');
+  const fields = excelFields(e);
+  ws.columns = fields.map((f) => ({ header: f.excel!, key: f.name, width: Math.min(40, Math.max(10, f.excel!.length * 2 + 4)) }));
+  ws.getRow(1).font = { bold: true };
+  for (const r of rows) ws.addRow(fields.map((f) => cellOut(f, r)));
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+export interface SheetRow {
+  /** 1-based row number in the sheet (for error reports). */
+  rowNo: number;
+  /** Excel title → cell text. */
+  cells: Record<string, string>;
+  /** Titles of cells that held formulas (refused). */
+  formulas: string[];
+}
+
+function cellText(v: ExcelJS.CellValue): { text: string; formula: boolean } {
+  if (v === null || v === undefined) return { text: '', formula: false };
+  if (v instanceof Date) {
+    const d = dayjs(v.toISOString().slice(0, 19).replace('T', ' '));
+    return { text: d.format(d.hour() || d.minute() || d.second() ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD'), formula: false };
+  }
+  if (typeof v === 'object') {
+    if ('formula' in v || 'sharedFormula' in v) return { text: '', formula: true };
+    if ('richText' in v) return { text: v.richText.map((t) => t.text).join(''), formula: false };
+    if ('text' in v) return { text: String(v.text), formula: false };
+    if ('error' in v) return { text: '', formula: true };
+    return { text: JSON.stringify(v), formula: false };
+  }
+  return { text: String(v), formula: false };
+}
+
+/**
+ * Streams the first sheet of an .xlsx: finds the header row (first of the first 5 rows naming a
+ * known title — so JeecgBoot's "title / 导出人 / header" layout works too), then yields data rows.
+ * Stops with a clear message past `maxRows`, without reading the rest.
+ */
+export async function readXlsx(buf: Buffer, fileName: string, titles: string[], maxRows: number): Promise<SheetRow[]> {
+  if (buf.length >= 4 && buf.readUInt32BE(0) === 0xd0cf11e0) throw new BizError(`文件“${fileName}”是旧版 .xls 格式，暂不支持，请在 Excel 中另存为 .xlsx 后再导入`);
+  if (buf.length < 4 || buf.readUInt32BE(0) !== 0x504b0304) throw new BizError(`文件“${fileName}”不是有效的 Excel（.xlsx）文件`);
+  const known = new Set(titles);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(buf), { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+  const out: SheetRow[] = [];
+  let header: Map<number, string> | undefined;
+  try {
+    for await (const ws of reader) {
+      for await (const row of ws) {
+        const values = row.values as ExcelJS.CellValue[];
+        if (!header) {
+          if (row.number > 5) throw new BizError(`文件“${fileName}”的前5行中没有找到表头（应包含：${titles.slice(0, 5).join('、')}…）`);
+          const h = new Map<number, string>();
+          values.forEach((v, i) => {
+            const t = cellText(v).text.trim();
+            if (known.has(t)) h.set(i, t);
+          });
+          if (h.size) header = h;
+          continue;
+        }
+        if (out.length >= maxRows) throw new BizError(`文件“${fileName}”超过${maxRows}行的导入上限，未导入任何数据，请拆分后再导入`);
+        const cells: Record<string, string> = {};
+        const formulas: string[] = [];
+        let any = false;
+        for (const [i, t] of header) {
+          const c = cellText(values[i]);
+          if (c.formula) formulas.push(t);
+          const text = unneutralise(c.text.trim());
+          if (text !== '' || c.formula) any = true;
+          cells[t] = text;
+        }
+        if (any) out.push({ rowNo: row.number, cells, formulas });
+      }
+      break; // only the first sheet
+    }
+  } catch (err) {
+    if (err instanceof BizError) throw err;
+    throw new BizError(`文件“${fileName}”无法读取，请确认是有效的 .xlsx 文件`);
+  }
+  if (!header) throw new BizError(`文件“${fileName}”中没有找到表头（应包含：${titles.slice(0, 5).join('、')}…）`);
+  return out;
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { registerSetup } from './setup.js';
+import { registerLectureRecords } from './records.js';
+import { registerReports } from './reports.js';
+import { registerImprovement } from './improvement.js';
+import { registerDashboard } from './dashboard.js';
+import { registerTimetableImport } from './import.js';
+
+
+/** The lecture-observation domain: term setup, timetable, index systems, records, statistics, improvement. */
+export async function registerDomain(api: FastifyInstance, ctx: ServerContext) {
+  await registerSetup(api, ctx);
+  await registerLectureRecords(api, ctx);
+  await registerReports(api, ctx);
+  await registerImprovement(api, ctx);
+  await registerDashboard(api, ctx);
+  await registerTimetableImport(api, ctx);
+
+}

@@ -1,0 +1,302 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { ServerContext } from '../context.js';
+import type { DB } from '../db/index.js';
+import { defineEntityHooks, type HookContext, type Row } from '../crud/hooks.js';
+import { deleteRows, getRow, hookContext, inTransaction, listRows, saveRow } from '../crud/engine.js';
+import { BizError, ok } from '../http/envelope.js';
+import { newId, now } from '../util.js';
+import { applicableIndexSet, getTerm, loadIndexSet } from './base.js';
+import { notifyDomain } from './notify.js';
+import { nextNo } from './numbering.js';
+import { gradeOf, RuleError, scoreRecord, weekdayOf, weekOf, type ScoreInput } from './rules.js';
+import { recordVisibility, scopeOf, subtree } from './scope.js';
+
+const E = 'sup_lecture_record';
+const P = 'supervisor:lectureRecord';
+/** Whether an observed teacher sees who observed them (a university policy; default shown). */
+const SHOW_LISTENER_TO_TEACHER = process.env.LECTURE_SHOW_LISTENER !== 'false';
+const EDITABLE = ['DRAFT', 'RETURNED'];
+
+/** Work done in beforeSave that afterSave finishes (scores to write, who to notify). */
+const pending = new WeakMap<Row, { scores: Map<string, number>; submitted: boolean }>();
+
+const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+async function lessonFacts(db: DB, row: Row) {
+  const task = await db
+    .selectFrom('sup_course_task as k')
+    .leftJoin('sup_course as c', 'c.id', 'k.course_id')
+    .leftJoin('sys_user as u', 'u.id', 'k.teacher_id')
+    .select(['k.id', 'k.term_id', 'k.teacher_id', 'k.course_id', 'k.class_names', 'k.student_count', 'c.name as course_name', 'c.lesson_kind', 'u.realname', 'u.org_code'])
+    .where('k.id', '=', str(row.courseTaskId))
+    .executeTakeFirst();
+  if (!task) throw new BizError('所选教学任务不存在');
+  if (!task.teacher_id) throw new BizError('该教学任务没有任课教师，不能听课');
+  return task;
+}
+
+async function beforeSave(h: HookContext, row: Row, mode: 'add' | 'edit', old: Row | undefined, input: Row) {
+  const u = h.user;
+  if (mode === 'edit') {
+    if (old!.listenerId !== u.id) throw new BizError('只能修改自己的听课记录');
+    if (!EDITABLE.includes(str(old!.status))) throw new BizError('听课记录已提交，不能修改');
+  } else {
+    Object.assign(row, { listenerId: u.id, listenerName: u.realname, listenerOrgCode: u.orgCode, status: 'DRAFT' });
+  }
+  const merged: Row = { ...(old ?? {}), ...row };
+  const task = await lessonFacts(h.db, merged);
+  const term = await getTerm(h.db, String(task.term_id));
+  const date = str(merged.lectureDate);
+  const week = weekOf(term.startDate, date);
+  if (week < 1 || week > term.weekCount) throw new BizError(`听课日期不在${term.name}的教学周内`);
+  Object.assign(row, {
+    termId: term.id, teacherId: task.teacher_id, teacherName: task.realname, teacherOrgCode: task.org_code, courseId: task.course_id,
+    courseName: task.course_name, classNames: task.class_names, week, weekday: weekdayOf(date),
+  });
+  if (merged.expectedCount === undefined || merged.expectedCount === null) row.expectedCount = task.student_count;
+  if (merged.scheduleId) {
+    const line = await h.db
+      .selectFrom('sup_course_schedule as s')
+      .leftJoin('sup_classroom as r', 'r.id', 's.classroom_id')
+      .select(['s.task_id', 's.weekday', 's.start_section', 's.end_section', 's.classroom_id', 's.week_mask', 'r.name as room_name'])
+      .where('s.id', '=', str(merged.scheduleId))
+      .executeTakeFirst();
+    if (!line || line.task_id !== task.id) throw new BizError('所选课次不属于该教学任务');
+    if (Number(line.weekday) !== weekdayOf(date) || !((BigInt(line.week_mask ?? 0) >> BigInt(week - 1)) & 1n))
+      throw new BizError(`该课次在第${week}周星期${'一二三四五六日'[weekdayOf(date) - 1]}没有上课安排`);
+    Object.assign(row, { startSection: line.start_section, endSection: line.end_section, classroomId: line.classroom_id, classroomName: line.room_name });
+  } else if (merged.classroomId) {
+    const r = await h.db.selectFrom('sup_classroom').select('name').where('id', '=', str(merged.classroomId)).executeTakeFirst();
+    row.classroomName = r?.name ?? null;
+  }
+  if (Number(merged.startSection) > Number(merged.endSection)) throw new BizError('开始节次不能大于结束节次');
+  if (Number(merged.actualCount) > Number(merged.expectedCount ?? row.expectedCount) && merged.expectedCount !== null)
+    throw new BizError('实到人数不能大于应到人数');
+
+  const dup = await h.db
+    .selectFrom(E)
+    .select('record_no')
+    .where('listener_id', '=', str(merged.listenerId ?? u.id))
+    .where('course_task_id', '=', task.id)
+    .where('lecture_date', '=', date)
+    .$if(mode === 'edit', (q) => q.where('id', '<>', str(old!.id)))
+    .executeTakeFirst();
+  if (dup) throw new BizError(`您在 ${date} 已有该课程的听课记录（${dup.record_no}），不能重复录入`);
+
+  // The index system is fixed when the record is created; later versions do not change old records.
+  const set = old?.indexSetId ? await loadIndexSet(h.db, str(old.indexSetId)) : await applicableIndexSet(h.db, task.lesson_kind as string | null);
+  row.indexSetId = set.id;
+  const submitting = input.status === 'SUBMITTED';
+  const list = Array.isArray(input.indexScoreList) ? (input.indexScoreList as ScoreInput[]) : undefined;
+  let scores: Map<string, number>;
+  if (list) scores = validScores(set.leaves, list, submitting);
+  else {
+    const prev = old ? await scoresOf(h.db, str(old.id)) : [];
+    scores = validScores(set.leaves, prev, submitting);
+  }
+  const total = [...scores.values()].reduce((a, b) => a + b, 0);
+  row.totalScore = scores.size ? Math.round(total * 100) / 100 : null;
+  row.grade = scores.size === set.leaves.length ? gradeOf(total, set.bands).grade : null;
+  if (submitting) Object.assign(row, { status: 'SUBMITTED', submitTime: now(), returnReason: null });
+  if (mode === 'add') row.recordNo = await nextNo(h.db, `TK${term.code.replace(/-/g, '')}`, 5);
+  pending.set(row, { scores, submitted: submitting });
+}
+
+function validScores(leaves: Parameters<typeof scoreRecord>[0], list: ScoreInput[], complete: boolean) {
+  try {
+    return scoreRecord(leaves, list, complete).scores;
+  } catch (e) {
+    if (e instanceof RuleError) throw new BizError(e.message);
+    throw e;
+  }
+}
+
+async function scoresOf(db: DB, recordId: string): Promise<ScoreInput[]> {
+  const rows = await db.selectFrom('sup_index_score').select(['index_id', 'score']).where('record_id', '=', recordId).execute();
+  return rows.map((r) => ({ indexId: String(r.index_id), score: Number(r.score) }));
+}
+
+async function writeScores(h: HookContext, row: Row, scores: Map<string, number>) {
+  const id = str(row.id);
+  await h.db.deleteFrom('sup_index_score').where('record_id', '=', id).execute();
+  if (!scores.size) return;
+  const set = await loadIndexSet(h.db, str(row.indexSetId));
+  const byId = new Map(set.leaves.map((l) => [l.id, l]));
+  const rec = await h.db.selectFrom(E).select(['term_id', 'teacher_id', 'listener_id']).where('id', '=', id).executeTakeFirstOrThrow();
+  await h.db
+    .insertInto('sup_index_score')
+    .values(
+      [...scores].map(([indexId, score]) => ({
+        id: newId(), record_id: id, index_id: indexId, index_name: byId.get(indexId)?.name ?? '',
+        max_score: byId.get(indexId)?.maxScore ?? null, score, term_id: rec.term_id, teacher_id: rec.teacher_id, listener_id: rec.listener_id,
+      })),
+    )
+    .execute();
+}
+
+const afterCommit: Array<() => Promise<void>> = [];
+
+async function announceSubmitted(ctx: ServerContext, db: DB, rec: Row, sender: string) {
+  const push = await notifyDomain(ctx, db, [str(rec.teacherId)], {
+    title: `您有一条新的听课记录：${str(rec.courseName)}（${str(rec.lectureDate)}）`,
+    content: `${SHOW_LISTENER_TO_TEACHER ? str(rec.listenerName) : '听课人'}提交了对您 ${str(rec.lectureDate)} 《${str(rec.courseName)}》的听课记录（${str(rec.recordNo)}），请查阅并确认。`,
+    busType: 'lecture_record', busId: str(rec.id), sender,
+  });
+  afterCommit.push(push);
+}
+
+async function flushPushes() {
+  for (const p of afterCommit.splice(0)) await p();
+}
+
+async function decorate(h: HookContext, rows: Row[]): Promise<Row[]> {
+  if (!rows.length) return rows;
+  const ids = rows.map((r) => str(r.id));
+  const scores = await h.db.selectFrom('sup_index_score').select(['record_id', 'index_id', 'index_name', 'max_score', 'score']).where('record_id', 'in', ids).execute();
+  const by = new Map<string, Row[]>();
+  for (const s of scores) (by.get(String(s.record_id)) ?? by.set(String(s.record_id), []).get(String(s.record_id))!).push({ indexId: s.index_id, indexName: s.index_name, maxScore: Number(s.max_score), score: Number(s.score) });
+  for (const r of rows) {
+    r.indexScoreList = by.get(str(r.id)) ?? [];
+    if (r.totalScore !== null && r.totalScore !== undefined) r.totalScore = Number(r.totalScore);
+    if (!SHOW_LISTENER_TO_TEACHER && r.teacherId === h.user.id && r.listenerId !== h.user.id) Object.assign(r, { listenerId: null, listenerName: '（匿名）', listenerId_dictText: '（匿名）' });
+  }
+  return rows;
+}
+
+export function registerRecordHooks() {
+  defineEntityHooks(E, {
+    beforeSave: (h, row, mode, old, input) => beforeSave(h, row, mode, old, input),
+    async afterSave(h, row) {
+      const p = pending.get(row);
+      if (!p) return;
+      await writeScores(h, row, p.scores);
+      if (p.submitted) {
+        const rec = await h.db.selectFrom(E).select(['id', 'teacher_id', 'course_name', 'lecture_date', 'listener_name', 'record_no']).where('id', '=', str(row.id)).executeTakeFirstOrThrow();
+        await announceSubmitted(h.ctx, h.db, { id: rec.id, teacherId: rec.teacher_id, courseName: rec.course_name, lectureDate: rec.lecture_date, listenerName: rec.listener_name, recordNo: rec.record_no }, h.user.username);
+      }
+    },
+    beforeDelete(h, rows) {
+      for (const r of rows)
+        if (!(r.listenerId === h.user.id && EDITABLE.includes(str(r.status))) && scopeOf(h.user) !== 'all')
+          throw new BizError('只能删除自己未提交的听课记录');
+    },
+    decorateRows: decorate,
+    listScope: (h, qb) => qb.where((eb) => recordVisibility(eb, h.user)),
+  });
+}
+
+type Q = Record<string, unknown>;
+const q = (req: FastifyRequest) => (req.query ?? {}) as Q;
+const body = (req: FastifyRequest) => ((req.body && typeof req.body === 'object' ? req.body : {}) as Q);
+
+/** Loads a visible record or refuses. */
+async function visible(ctx: ServerContext, req: FastifyRequest, id: unknown, db: DB = ctx.db): Promise<Row> {
+  const r = await getRow(hookContext(ctx, req, E, db), id, db);
+  if (!r) throw new BizError('未找到对应听课记录');
+  return r;
+}
+
+export async function registerLectureRecords(api: FastifyInstance, ctx: ServerContext) {
+  registerRecordHooks();
+  const h = (req: FastifyRequest) => hookContext(ctx, req, E);
+  api.get(`/supervisor/lectureRecord/list`, { config: { auth: `${P}:list` } }, async (req) => ok(await listRows(h(req), q(req))));
+  api.get(`/supervisor/lectureRecord/queryById`, { config: { auth: [`${P}:queryById`, `${P}:list`] } }, async (req) => ok(await visible(ctx, req, q(req).id)));
+  api.post(`/supervisor/lectureRecord/add`, { config: { auth: `${P}:add` } }, async (req) => {
+    const saved = await saveRow(h(req), body(req), 'add');
+    await flushPushes();
+    return ok(saved, saved.status === 'SUBMITTED' ? '提交成功！' : '添加成功！');
+  });
+  for (const m of ['put', 'post'] as const)
+    api[m](`/supervisor/lectureRecord/edit`, { config: { auth: `${P}:edit` } }, async (req) => {
+      const saved = await saveRow(h(req), body(req), 'edit');
+      await flushPushes();
+      return ok(saved, saved.status === 'SUBMITTED' ? '提交成功！' : '编辑成功！');
+    });
+  api.delete(`/supervisor/lectureRecord/delete`, { config: { auth: `${P}:delete` } }, async (req) => {
+    await deleteRows(h(req), [str(q(req).id)]);
+    return ok(null, '删除成功!');
+  });
+  api.delete(`/supervisor/lectureRecord/deleteBatch`, { config: { auth: `${P}:deleteBatch` } }, async (req) => {
+    await deleteRows(h(req), str(q(req).ids).split(','));
+    return ok(null, '批量删除成功!');
+  });
+
+  /** Submits a draft or returned record: every index must be scored; the server recomputes everything. */
+  api.post(`/supervisor/lectureRecord/submit`, { config: { auth: [`${P}:submit`, `${P}:add`] } }, async (req) => {
+    const id = str(q(req).id || body(req).id);
+    const rec = await visible(ctx, req, id);
+    if (rec.listenerId !== req.user!.id) throw new BizError('只能提交自己的听课记录');
+    if (!EDITABLE.includes(str(rec.status))) throw new BizError('该听课记录已提交');
+    const saved = await saveRow(h(req), { id, status: 'SUBMITTED' }, 'edit');
+    await flushPushes();
+    return ok(saved, '提交成功！');
+  });
+
+  /** A secretary (or anyone with the return permission in scope) sends a record back to its listener. */
+  api.post(`/supervisor/lectureRecord/return`, { config: { auth: `${P}:return` } }, async (req) => {
+    const id = str(q(req).id || body(req).id);
+    const reason = str(body(req).reason ?? q(req).reason).trim();
+    if (!reason) throw new BizError('请填写退回原因');
+    if (reason.length > 500) throw new BizError('退回原因最多500个字符');
+    const rec = await visible(ctx, req, id);
+    if (scopeOf(req.user!) === 'self') throw new BizError('无权退回该听课记录');
+    if (!['SUBMITTED', 'CONFIRMED'].includes(str(rec.status))) throw new BizError('只能退回已提交或已确认的听课记录');
+    await inTransaction(ctx.db, async (trx) => {
+      await trx.updateTable(E).set({ status: 'RETURNED', return_reason: reason, update_by: req.user!.username, update_time: now() }).where('id', '=', id).execute();
+      afterCommit.push(
+        await notifyDomain(ctx, trx, [str(rec.listenerId)], {
+          title: `听课记录 ${str(rec.recordNo)} 被退回`, content: `退回原因：${reason}`, busType: 'lecture_record', busId: id, sender: req.user!.username,
+        }),
+      );
+    });
+    await flushPushes();
+    return ok(await visible(ctx, req, id), '已退回');
+  });
+
+  /** The observed teacher reads a record (first read is stamped). */
+  api.post(`/supervisor/lectureRecord/read`, { config: { auth: [`${P}:queryById`, `${P}:list`] } }, async (req) => {
+    const id = str(q(req).id || body(req).id);
+    const rec = await visible(ctx, req, id);
+    if (rec.teacherId === req.user!.id && !rec.readTime) await ctx.db.updateTable(E).set({ read_time: now() }).where('id', '=', id).execute();
+    return ok(await visible(ctx, req, id));
+  });
+
+  /** The observed teacher confirms a submitted record, optionally answering it. */
+  api.post(`/supervisor/lectureRecord/confirm`, { config: { auth: [`${P}:confirm`, `${P}:feedback`] } }, async (req) => {
+    const id = str(q(req).id || body(req).id);
+    const feedback = str(body(req).feedback ?? body(req).teacherFeedback).trim();
+    if (feedback.length > 2000) throw new BizError('反馈意见最多2000个字符');
+    const rec = await visible(ctx, req, id);
+    if (rec.teacherId !== req.user!.id) throw new BizError('只有被听课教师本人可以确认');
+    if (rec.status !== 'SUBMITTED') throw new BizError(rec.status === 'CONFIRMED' ? '该听课记录已确认' : '只能确认已提交的听课记录');
+    const t = now();
+    await ctx.db
+      .updateTable(E)
+      .set({ status: 'CONFIRMED', confirm_time: t, read_time: sql`coalesce(read_time, ${t})`, teacher_feedback: feedback || null })
+      .where('id', '=', id)
+      .where('status', '=', 'SUBMITTED')
+      .execute();
+    return ok(await visible(ctx, req, id), '已确认');
+  });
+
+  /** The index form of a lesson: the published index system that applies to the task's course. */
+  api.get(`/supervisor/lectureRecord/form`, { config: { auth: [`${P}:add`, `${P}:edit`, `${P}:list`] } }, async (req) => {
+    const { courseTaskId, recordId } = q(req);
+    let set;
+    if (recordId) set = await loadIndexSet(ctx.db, str((await visible(ctx, req, recordId)).indexSetId));
+    else {
+      const k = await ctx.db
+        .selectFrom('sup_course_task as k')
+        .leftJoin('sup_course as c', 'c.id', 'k.course_id')
+        .select('c.lesson_kind')
+        .where('k.id', '=', str(courseTaskId))
+        .executeTakeFirst();
+      set = await applicableIndexSet(ctx.db, (k?.lesson_kind as string | null) ?? null);
+    }
+    return ok({ id: set.id, name: set.name, fullScore: set.fullScore, gradeBands: set.bands, indexes: set.indexes, leafIds: set.leaves.map((l) => l.id) });
+  });
+}
+
+/** SQL fragment for department scoping used by reports: users in an orgCode subtree. */
+export const orgLike = (orgCode: string) => subtree(orgCode);

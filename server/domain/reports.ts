@@ -1,0 +1,239 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type RawBuilder } from 'kysely';
+import type { ServerContext } from '../context.js';
+import type { SessionUser } from '../auth/session.js';
+import type { DB } from '../db/index.js';
+import { BizError, ok, page } from '../http/envelope.js';
+import { parsePaging } from '../crud/query.js';
+import { applicableIndexSet, termOrCurrent } from './base.js';
+import { DEFAULT_GRADE_BANDS, DONE_STATUSES, gradeOf, round2, type GradeBand } from './rules.js';
+import { scopeOf, subtree } from './scope.js';
+
+/**
+ * Statistics over lecture records, all in SQL. One filter builder (`validRecords`) serves every
+ * report and its drill-down, so a number and the records behind it always agree.
+ */
+const PERM = 'supervisor:report:list';
+const DONE = sql.join(DONE_STATUSES.map((s) => sql.lit(s)));
+
+export interface ReportFilter {
+  termId: string;
+  /** Department subtree (orgCode prefix) of the people counted; null = whole school. */
+  orgCode: string | null;
+  mode?: string;
+  week?: number;
+}
+
+/** The department a request may report on: its own department when the user's scope is narrower than all. */
+export async function reportFilter(ctx: ServerContext, user: SessionUser, query: Record<string, unknown>): Promise<ReportFilter> {
+  const term = await termOrCurrent(ctx.db, query.termId);
+  let orgCode: string | null = null;
+  if (typeof query.departId === 'string' && query.departId) {
+    const d = await ctx.db.selectFrom('sys_depart').select('org_code').where('id', '=', query.departId).executeTakeFirst();
+    if (!d) throw new BizError('部门不存在');
+    orgCode = String(d.org_code);
+  }
+  const scope = scopeOf(user);
+  if (scope !== 'all') {
+    if (scope === 'self' || !user.orgCode) throw new BizError('无权查看统计数据', 510);
+    if (!orgCode || !orgCode.startsWith(user.orgCode)) orgCode = user.orgCode;
+  }
+  const mode = typeof query.mode === 'string' && ['OFFLINE', 'ONLINE'].includes(query.mode) ? query.mode : undefined;
+  const week = Number(query.week) > 0 ? Number(query.week) : undefined;
+  return { termId: term.id, orgCode, mode, week };
+}
+
+/** Valid (counted) records of a term with optional filters; `side` picks whose department is filtered. */
+function validRecords(f: ReportFilter, side: 'listener' | 'teacher'): RawBuilder<unknown> {
+  const col = side === 'listener' ? sql.ref('r.listener_org_code') : sql.ref('r.teacher_org_code');
+  return sql`select r.* from sup_lecture_record r where r.term_id = ${f.termId} and r.status in (${DONE})
+    ${f.orgCode ? sql`and ${col} like ${subtree(f.orgCode)}` : sql``}
+    ${f.mode ? sql`and r.mode = ${f.mode}` : sql``}
+    ${f.week ? sql`and r.week = ${f.week}` : sql``}`;
+}
+
+/** Listeners who owe observations in the term and how many: the highest matching requirement. */
+function requirements(f: ReportFilter): RawBuilder<unknown> {
+  return sql`select u.id as user_id, max(q.required_count) as required, max(q.min_offline) as min_offline
+    from sys_user u
+    join sup_require_task q on q.term_id = ${f.termId} and (
+      (q.target_type = 'PERSON' and q.person_id = u.id) or
+      (q.target_type = 'CATEGORY' and (',' || coalesce(u.listener_category, '') || ',') like ('%,' || q.listener_category || ',%')))
+    left join sys_depart qd on qd.id = q.depart_id
+    where u.del_flag = 0 and (q.depart_id is null or u.org_code like (qd.org_code || '%'))
+      ${f.orgCode ? sql`and u.org_code like ${subtree(f.orgCode)}` : sql``}
+    group by u.id`;
+}
+
+export interface FrequencyRow {
+  userId: string;
+  realname: string;
+  departName: string;
+  required: number;
+  actual: number;
+  online: number;
+  offline: number;
+  rate: number;
+  met: boolean;
+}
+
+export async function frequency(db: DB, f: ReportFilter): Promise<FrequencyRow[]> {
+  const { rows } = await sql<Record<string, unknown>>`
+    with req as (${requirements(f)}),
+    act as (select listener_id, count(*) as actual, count(*) filter (where mode = 'ONLINE') as online, count(*) filter (where mode <> 'ONLINE' or mode is null) as offline
+            from (${validRecords({ ...f, orgCode: null }, 'listener')}) r group by listener_id)
+    select u.id, u.realname, d.depart_name, req.required, req.min_offline, coalesce(act.actual, 0) as actual,
+           coalesce(act.online, 0) as online, coalesce(act.offline, 0) as offline
+    from req join sys_user u on u.id = req.user_id
+    left join act on act.listener_id = req.user_id
+    left join sys_depart d on d.org_code = u.org_code
+    order by d.depart_name, u.realname, u.id`.execute(db);
+  return rows.map((r) => {
+    const required = Number(r.required);
+    const actual = Number(r.actual);
+    const offline = Number(r.offline);
+    return {
+      userId: String(r.id), realname: String(r.realname), departName: String(r.depart_name ?? ''), required, actual, online: Number(r.online), offline,
+      rate: required > 0 ? Math.round((Math.min(actual, required) / required) * 10000) / 10000 : 1,
+      met: actual >= required && offline >= Number(r.min_offline ?? 0),
+    };
+  });
+}
+
+/** Per department: headcount owing, completed, Σ actual, average, completion rate. */
+export function byDepartment(rows: FrequencyRow[]) {
+  const m = new Map<string, { departName: string; headcount: number; completed: number; actualSum: number; requiredSum: number; doneSum: number }>();
+  for (const r of rows) {
+    const d = m.get(r.departName) ?? { departName: r.departName, headcount: 0, completed: 0, actualSum: 0, requiredSum: 0, doneSum: 0 };
+    d.headcount++;
+    if (r.met) d.completed++;
+    d.actualSum += r.actual;
+    d.requiredSum += r.required;
+    d.doneSum += Math.min(r.actual, r.required);
+    m.set(r.departName, d);
+  }
+  return [...m.values()].map((d) => ({
+    departName: d.departName, headcount: d.headcount, completed: d.completed, actualSum: d.actualSum,
+    average: d.headcount ? round2(d.actualSum / d.headcount) : 0, completionRate: d.headcount ? Math.round((d.completed / d.headcount) * 10000) / 10000 : 0,
+  }));
+}
+
+export async function coverage(db: DB, f: ReportFilter) {
+  const { rows } = await sql<{ teaching: string; observed: string }>`
+    with teachers as (select distinct k.teacher_id from sup_course_task k join sys_user u on u.id = k.teacher_id
+                      where k.term_id = ${f.termId} ${f.orgCode ? sql`and u.org_code like ${subtree(f.orgCode)}` : sql``})
+    select (select count(*) from teachers) as teaching,
+           (select count(distinct r.teacher_id) from (${validRecords(f, 'teacher')}) r where r.teacher_id in (select teacher_id from teachers)) as observed`.execute(db);
+  const teaching = Number(rows[0]?.teaching ?? 0);
+  const observed = Number(rows[0]?.observed ?? 0);
+  return { teaching, observed, rate: teaching ? Math.round((observed / teaching) * 10000) / 10000 : 0 };
+}
+
+export async function weekly(db: DB, f: ReportFilter) {
+  const { rows } = await sql<{ week: number; n: string; online: string }>`
+    select r.week, count(*) as n, count(*) filter (where r.mode = 'ONLINE') as online from (${validRecords(f, 'listener')}) r group by r.week order by r.week`.execute(db);
+  return rows.map((r) => ({ week: Number(r.week), count: Number(r.n), online: Number(r.online), offline: Number(r.n) - Number(r.online) }));
+}
+
+export interface PerformanceRow {
+  teacherId: string;
+  realname: string;
+  departName: string;
+  title: string;
+  count: number;
+  avg: number;
+  max: number;
+  min: number;
+  trimmedAvg: number | null;
+  grade: string;
+}
+
+async function bandsOf(db: DB): Promise<GradeBand[]> {
+  try {
+    return (await applicableIndexSet(db, 'THEORY')).bands;
+  } catch {
+    return DEFAULT_GRADE_BANDS;
+  }
+}
+
+export async function performance(db: DB, f: ReportFilter): Promise<PerformanceRow[]> {
+  const { rows } = await sql<Record<string, unknown>>`
+    select r.teacher_id, u.realname, d.depart_name, u.title, count(*) as n, avg(r.total_score) as avg, max(r.total_score) as max, min(r.total_score) as min,
+           sum(r.total_score) as sum
+    from (${validRecords(f, 'teacher')}) r
+    join sys_user u on u.id = r.teacher_id
+    left join sys_depart d on d.org_code = u.org_code
+    where r.total_score is not null
+    group by r.teacher_id, u.realname, d.depart_name, u.title
+    order by avg(r.total_score) desc, r.teacher_id`.execute(db);
+  const bands = await bandsOf(db);
+  return rows.map((r) => {
+    const n = Number(r.n);
+    const avg = round2(Number(r.avg));
+    const max = Number(r.max);
+    const min = Number(r.min);
+    // Trimmed average: drop one highest and one lowest score once there are at least five.
+    const trimmedAvg = n >= 5 ? round2((Number(r.sum) - max - min) / (n - 2)) : null;
+    return {
+      teacherId: String(r.teacher_id), realname: String(r.realname), departName: String(r.depart_name ?? ''), title: String(r.title ?? ''),
+      count: n, avg, max, min, trimmedAvg, grade: gradeOf(avg, bands).grade,
+    };
+  });
+}
+
+/** Grade distribution of the records by teacher department, course category or teacher title. */
+export async function gradeDistribution(db: DB, f: ReportFilter, by: 'depart' | 'category' | 'title') {
+  const key =
+    by === 'category' ? sql`coalesce(c.category, '')` : by === 'title' ? sql`coalesce(u.title, '')` : sql`coalesce(d.depart_name, '')`;
+  const { rows } = await sql<{ k: string; grade: string; n: string }>`
+    select ${key} as k, r.grade, count(*) as n
+    from (${validRecords(f, 'teacher')}) r
+    join sys_user u on u.id = r.teacher_id
+    left join sys_depart d on d.org_code = u.org_code
+    left join sup_course c on c.id = r.course_id
+    where r.grade is not null
+    group by 1, 2 order by 1, 2`.execute(db);
+  const m = new Map<string, Record<string, number | string>>();
+  for (const r of rows) {
+    const o = m.get(r.k) ?? { key: r.k, total: 0 };
+    o[r.grade] = Number(r.n);
+    o.total = Number(o.total) + Number(r.n);
+    m.set(r.k, o);
+  }
+  return [...m.values()];
+}
+
+/** Drill-down: the records behind a number, with the same filters (listener or teacher side). */
+export async function drill(db: DB, f: ReportFilter, q: Record<string, unknown>) {
+  const side = q.side === 'teacher' ? 'teacher' : 'listener';
+  const { pageNo, pageSize } = parsePaging(q);
+  const extra = sql`${typeof q.userId === 'string' && q.userId ? sql`and r.listener_id = ${q.userId}` : sql``}
+    ${typeof q.teacherId === 'string' && q.teacherId ? sql`and r.teacher_id = ${q.teacherId}` : sql``}
+    ${typeof q.grade === 'string' && q.grade ? sql`and r.grade = ${q.grade}` : sql``}`;
+  const base = sql`select * from (${validRecords(f, side)}) r where true ${extra}`;
+  const [{ rows: cnt }, { rows }] = await Promise.all([
+    sql<{ n: string }>`select count(*) as n from (${base}) x`.execute(db),
+    sql<Record<string, unknown>>`select x.id, x.record_no, x.listener_name, x.teacher_name, x.course_name, x.lecture_date, x.week, x.mode, x.total_score, x.grade, x.status
+      from (${base}) x order by x.lecture_date desc, x.id limit ${pageSize} offset ${(pageNo - 1) * pageSize}`.execute(db),
+  ]);
+  const records = rows.map((r) => ({
+    id: r.id, recordNo: r.record_no, listenerName: r.listener_name, teacherName: r.teacher_name, courseName: r.course_name, lectureDate: r.lecture_date,
+    week: r.week, mode: r.mode, totalScore: r.total_score === null ? null : Number(r.total_score), grade: r.grade, status: r.status,
+  }));
+  return page(records, Number(cnt[0]?.n ?? 0), pageNo, pageSize);
+}
+
+export async function registerReports(api: FastifyInstance, ctx: ServerContext) {
+  const filter = (req: FastifyRequest) => reportFilter(ctx, req.user!, (req.query ?? {}) as Record<string, unknown>);
+  const cfg = { config: { auth: PERM } };
+  api.get('/supervisor/report/frequency', cfg, async (req) => ok(await frequency(ctx.db, await filter(req))));
+  api.get('/supervisor/report/frequencyByDepart', cfg, async (req) => ok(byDepartment(await frequency(ctx.db, await filter(req)))));
+  api.get('/supervisor/report/coverage', cfg, async (req) => ok(await coverage(ctx.db, await filter(req))));
+  api.get('/supervisor/report/weekly', cfg, async (req) => ok(await weekly(ctx.db, await filter(req))));
+  api.get('/supervisor/report/performance', cfg, async (req) => ok(await performance(ctx.db, await filter(req))));
+  api.get('/supervisor/report/gradeDistribution', cfg, async (req) => {
+    const by = (req.query as Record<string, unknown>).by;
+    return ok(await gradeDistribution(ctx.db, await filter(req), by === 'category' || by === 'title' ? by : 'depart'));
+  });
+  api.get('/supervisor/report/detail', cfg, async (req) => ok(await drill(ctx.db, await filter(req), (req.query ?? {}) as Record<string, unknown>)));
+}

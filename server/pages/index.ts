@@ -1,0 +1,93 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { SCHEMAS_DIR, checkAgainst, listJson, type SchemaProblem } from '../crud/entities.js';
+import { BizError, ok } from '../http/envelope.js';
+
+/**
+ * Page schemas (schemas/pages/<id>.json) served to the renderer. Files are read on demand and
+ * cached by mtime, so a changed or new file shows without a rebuild or restart. Each is checked
+ * against schemas/meta/page.schema.json; a bad one is reported (file, JSON path, reason) at start
+ * and answered as an error the renderer shows — the rest of the product works on.
+ */
+export const PAGES_DIR = join(SCHEMAS_DIR, 'pages');
+const ID = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
+
+export interface LoadedPage {
+  id: string;
+  file: string;
+  schema?: Record<string, unknown>;
+  problems: SchemaProblem[];
+}
+
+const cache = new Map<string, { mtime: number; page: LoadedPage }>();
+
+function semantic(doc: Record<string, unknown>, file: string, ctx?: ServerContext): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
+  const entity = doc.entity as string | undefined;
+  if (entity && ctx && !ctx.entities.byName.has(entity)) out.push({ file, path: '/entity', reason: `unknown entity "${entity}"` });
+  const kind = doc.kind as string;
+  if (['list', 'tree-list', 'master-detail'].includes(kind) && !doc.resource && !(doc.api as { list?: string } | undefined)?.list && !doc.data && !(doc.online as { form?: string } | undefined)?.form)
+    out.push({ file, path: '/', reason: 'a list page needs resource, api.list, online.form or data' });
+  const keys = new Set<string>();
+  const actions = (doc.actions ?? {}) as Record<string, Array<{ key: string }>>;
+  for (const [group, list] of Object.entries(actions))
+    list.forEach((a, i) => {
+      if (keys.has(`${group}:${a.key}`)) out.push({ file, path: `/actions/${group}/${i}/key`, reason: `duplicate action "${a.key}"` });
+      keys.add(`${group}:${a.key}`);
+    });
+  return out;
+}
+
+/** Reads and validates one page; undefined when no such file. */
+export function loadPage(id: string, ctx?: ServerContext, dir = PAGES_DIR): LoadedPage | undefined {
+  if (!ID.test(id) || id.includes('..')) return undefined;
+  const abs = join(dir, `${id}.json`);
+  let mtime: number;
+  try {
+    mtime = statSync(abs).mtimeMs;
+  } catch {
+    return undefined;
+  }
+  const hit = cache.get(abs);
+  if (hit && hit.mtime === mtime) return hit.page;
+  const file = relative(SCHEMAS_DIR, abs);
+  const page: LoadedPage = { id, file, problems: [] };
+  try {
+    const doc = JSON.parse(readFileSync(abs, 'utf8')) as Record<string, unknown>;
+    page.problems = checkAgainst('page.schema.json', doc, file);
+    if (!page.problems.length) page.problems = semantic(doc, file, ctx);
+    if (!page.problems.length) page.schema = doc;
+  } catch (err) {
+    page.problems = [{ file, path: '/', reason: `invalid JSON: ${(err as Error).message}` }];
+  }
+  cache.set(abs, { mtime, page });
+  return page;
+}
+
+export function pageIds(dir = PAGES_DIR): string[] {
+  return listJson(dir).map((f) => relative(dir, f).replace(/\\/g, '/').replace(/\.json$/, ''));
+}
+
+export function loadAllPages(ctx?: ServerContext, dir = PAGES_DIR): LoadedPage[] {
+  return pageIds(dir).map((id) => loadPage(id, ctx, dir)!).filter(Boolean);
+}
+
+const describe = (p: SchemaProblem) => `${p.file} ${p.path}: ${p.reason}`;
+
+export async function registerPages(api: FastifyInstance, ctx: ServerContext): Promise<void> {
+  for (const p of loadAllPages(ctx)) for (const pr of p.problems) api.log.error(pr, 'bad page schema');
+
+  api.get('/schema/pages', { config: { auth: 'user' } }, async () =>
+    ok(loadAllPages(ctx).map((p) => ({ id: p.id, title: (p.schema?.title as string) ?? p.id, kind: p.schema?.kind, valid: !p.problems.length, problems: p.problems }))),
+  );
+
+  api.get('/schema/page/*', { config: { auth: 'user' } }, async (req) => {
+    const id = (req.params as { '*': string })['*'];
+    const p = loadPage(id, ctx);
+    if (!p) throw new BizError(`页面配置不存在：${id}`, 404);
+    if (p.problems.length) throw new BizError(`页面配置有误：${p.problems.map(describe).join('；')}`, 500, 200, { problems: p.problems });
+    return ok(p.schema);
+  });
+}

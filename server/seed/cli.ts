@@ -1,0 +1,35 @@
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/index.js';
+import { loadEntities } from '../crud/entities.js';
+import type { ServerContext } from '../context.js';
+import { syncEntities } from '../crud/sync.js';
+import { runMigrations } from '../db/migrate.js';
+import { runSeeds } from './index.js';
+import { seedLectureRecords } from './lecture.js';
+
+/**
+ * `npm run seed -- --scale N`: prepares the database (tables, migrations, demo seed) under
+ * DATA_DIR / DATABASE_URL, then adds N× the demo volume of lecture records and improvement tasks.
+ */
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const scale = Number(arg('scale') ?? 0);
+if (!Number.isFinite(scale) || scale < 0 || scale > 10_000) {
+  console.error('用法：npm run seed -- --scale N（N 为 0 到 10000 的数字）');
+  process.exit(2);
+}
+const cfg = loadConfig({}, process.env);
+process.env.TZ = cfg.timezone;
+const database = await openDatabase(cfg);
+const ctx: ServerContext = { cfg, db: database.db, dbKind: database.kind, entities: loadEntities(), ready: false, draining: false };
+const t0 = Date.now();
+// Tables, migrations and the base/demo seed as at server start (without loading the HTTP app).
+await syncEntities(ctx.db, ctx.entities);
+await runMigrations(ctx.db);
+await runSeeds(ctx);
+if (scale > 0) await ctx.db.transaction().execute((trx) => seedLectureRecords({ ...ctx, db: trx }, scale, Date.now() % 100_000));
+const n = await ctx.db.selectFrom('sup_lecture_record').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
+console.log(`seed done in ${((Date.now() - t0) / 1000).toFixed(1)} s; lecture records: ${n?.n}`);
+await database.close();

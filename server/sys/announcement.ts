@@ -1,0 +1,176 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import xssDefault from 'xss';
+import type { ServerContext } from '../context.js';
+import type { DB } from '../db/index.js';
+import { BizError, ok, page } from '../http/envelope.js';
+import { defineEntityHooks } from '../crud/hooks.js';
+import type { SessionUser } from '../auth/session.js';
+import { newId, now } from '../util.js';
+import { notifyUsers } from './notify.js';
+
+const PERM = 'system:announcement';
+
+// xss is CommonJS: its named exports are properties of the default export under Node's ESM loader.
+const xss = xssDefault as unknown as typeof import('xss');
+// Rich text keeps formatting (style attributes, images, links) but never scripts or handlers.
+const richText = new xss.FilterXSS({
+  whiteList: Object.fromEntries(Object.entries(xss.whiteList).map(([tag, attrs]) => [tag, [...(attrs ?? []), 'style', 'class']])),
+  stripIgnoreTagBody: ['script', 'style'],
+});
+export const sanitizeRichText = (html: string) => richText.process(html);
+
+/** Wire shape of an announcement (JeecgBoot field names, `titile` sic). */
+const ANNT_COLUMNS = sql`a.id, a.titile, a.msg_content as "msgContent", a.msg_abstract as "msgAbstract", a.start_time as "startTime",
+  a.end_time as "endTime", a.sender, a.priority, a.msg_category as "msgCategory", a.msg_type as "msgType",
+  a.send_status as "sendStatus", a.send_time as "sendTime", a.cancel_time as "cancelTime", a.del_flag as "delFlag",
+  a.user_ids as "userIds", a.bus_type as "busType", a.bus_id as "busId", a.open_type as "openType", a.open_page as "openPage",
+  a.create_time as "createTime", a.create_by as "createBy"`;
+
+const splitIds = (v: unknown) =>
+  String(v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** Read-receipt rows for published "ALL" announcements the user has none for yet (JeecgBoot does this on listByUser). */
+async function materialize(db: DB, userId: string) {
+  await sql`
+    insert into sys_announcement_send (id, annt_id, user_id, read_flag)
+    select md5(a.id || ${userId}), a.id, ${userId}, '0'
+    from sys_announcement a
+    where a.send_status = '1' and a.del_flag = '0' and a.msg_type = 'ALL'
+      and not exists (select 1 from sys_announcement_send s where s.annt_id = a.id and s.user_id = ${userId})
+    on conflict do nothing`.execute(db);
+}
+
+async function publish(ctx: ServerContext, id: string, user: SessionUser) {
+  const a = await ctx.db.selectFrom('sys_announcement').selectAll().where('id', '=', id).where('del_flag', '=', '0').executeTakeFirst();
+  if (!a) throw new BizError('未找到对应数据');
+  if (a.send_status === '1') throw new BizError('该通告已发布');
+  const targets = a.msg_type === 'USER' ? splitIds(a.user_ids) : 'ALL';
+  if (targets !== 'ALL' && !targets.length) throw new BizError('请选择指定用户');
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('sys_announcement')
+      .set({ send_status: '1', send_time: now(), cancel_time: null, sender: a.sender || user.username, update_by: user.username, update_time: now() })
+      .where('id', '=', id)
+      .execute();
+    if (targets !== 'ALL')
+      await trx
+        .insertInto('sys_announcement_send')
+        .values(targets.map((u) => ({ id: newId(), annt_id: id, user_id: u, read_flag: '0' })))
+        .onConflict((oc) => oc.columns(['annt_id', 'user_id']).doNothing())
+        .execute();
+  });
+  await notifyUsers(ctx, targets, { cmd: targets === 'ALL' ? 'topic' : 'user', msgId: id, msgTxt: a.titile });
+}
+
+export async function registerAnnouncement(api: FastifyInstance, ctx: ServerContext) {
+  defineEntityHooks('sys_announcement', {
+    beforeSave(h, row, mode) {
+      if (typeof row.msgContent === 'string') row.msgContent = sanitizeRichText(row.msgContent);
+      if (row.msgType !== 'USER') row.msgType = 'ALL';
+      if (row.msgType === 'USER' && !splitIds(row.userIds).length) throw new BizError('请选择指定用户');
+      if (row.openType && !['url', 'component'].includes(String(row.openType))) throw new BizError('打开方式只能是url或component');
+      if (row.priority && !['L', 'M', 'H'].includes(String(row.priority))) throw new BizError('优先级只能是L、M或H');
+      if (mode === 'add') {
+        row.sender = h.user.username;
+        row.sendStatus = '0';
+        row.delFlag = '0';
+        row.tenantId = h.user.tenantId;
+      }
+    },
+    async beforeDelete(h, rows) {
+      const ids = rows.map((r) => String(r.id));
+      if (ids.length) await h.db.deleteFrom('sys_announcement_send').where('annt_id', 'in', ids).execute();
+    },
+  });
+
+  const idOf = (q: unknown) => {
+    const id = (q as { id?: unknown }).id;
+    if (typeof id !== 'string' || !id) throw new BizError('参数id不能为空');
+    return id;
+  };
+
+  api.get('/sys/annountCement/doReleaseData', { config: { auth: `${PERM}:release` } }, async (req) => {
+    await publish(ctx, idOf(req.query), req.user!);
+    return ok(null, '该系统通知发布成功');
+  });
+
+  api.get('/sys/annountCement/doReovkeData', { config: { auth: `${PERM}:revoke` } }, async (req) => {
+    const id = idOf(req.query);
+    const r = await ctx.db
+      .updateTable('sys_announcement')
+      .set({ send_status: '2', cancel_time: now(), update_by: req.user!.username, update_time: now() })
+      .where('id', '=', id)
+      .where('send_status', '=', '1')
+      .executeTakeFirst();
+    if (!r.numUpdatedRows) throw new BizError('只能撤销已发布的通告');
+    return ok(null, '该系统通知撤销成功');
+  });
+
+  /** The header notice centre: unread published notices (category 1) and system messages (2). */
+  api.get('/sys/annountCement/listByUser', { config: { auth: 'user' } }, async (req) => {
+    const user = req.user!;
+    const size = Math.min(Math.max(Number((req.query as { pageSize?: string }).pageSize) || 5, 1), 50);
+    await materialize(ctx.db, user.id);
+    const byCategory = async (category: string) => {
+      const where = sql`from sys_announcement a join sys_announcement_send s on s.annt_id = a.id and s.user_id = ${user.id}
+        where a.send_status = '1' and a.del_flag = '0' and s.read_flag = '0' and a.msg_category = ${category}
+          and (a.end_time is null or a.end_time >= ${now()})`;
+      const [rows, total] = await Promise.all([
+        sql`select ${ANNT_COLUMNS}, s.read_flag as "readFlag", s.id as "sendId" ${where} order by a.send_time desc limit ${size}`.execute(ctx.db),
+        sql<{ n: string }>`select count(*) as n ${where}`.execute(ctx.db),
+      ]);
+      return [rows.rows, Number(total.rows[0]?.n ?? 0)] as const;
+    };
+    const [[anntMsgList, anntMsgTotal], [sysMsgList, sysMsgTotal]] = await Promise.all([byCategory('1'), byCategory('2')]);
+    return { ...ok({ anntMsgList, anntMsgTotal, sysMsgList, sysMsgTotal }), code: 0 };
+  });
+
+  api.put('/sys/sysAnnouncementSend/editByAnntIdAndUserId', { config: { auth: 'user' } }, async (req) => {
+    const anntId = (req.body as { anntId?: unknown } | undefined)?.anntId;
+    if (typeof anntId !== 'string' || !anntId) throw new BizError('参数anntId不能为空');
+    await materialize(ctx.db, req.user!.id);
+    await ctx.db
+      .updateTable('sys_announcement_send')
+      .set({ read_flag: '1', read_time: now() })
+      .where('annt_id', '=', anntId)
+      .where('user_id', '=', req.user!.id)
+      .where('read_flag', '=', '0')
+      .execute();
+    return ok(null, '操作成功');
+  });
+
+  api.put('/sys/sysAnnouncementSend/readAll', { config: { auth: 'user' } }, async (req) => {
+    await materialize(ctx.db, req.user!.id);
+    await ctx.db
+      .updateTable('sys_announcement_send')
+      .set({ read_flag: '1', read_time: now() })
+      .where('user_id', '=', req.user!.id)
+      .where('read_flag', '=', '0')
+      .execute();
+    return ok(null, '全部已读');
+  });
+
+  /** 我的消息: every published announcement sent to me, paged, optional title / category / readFlag filters. */
+  api.get('/sys/sysAnnouncementSend/getMyAnnouncementSend', { config: { auth: 'user' } }, async (req) => {
+    const q = req.query as Record<string, string | undefined>;
+    const pageNo = Math.max(Number(q.pageNo) || 1, 1);
+    const pageSize = Math.min(Math.max(Number(q.pageSize) || 10, 1), 100);
+    const user = req.user!;
+    await materialize(ctx.db, user.id);
+    const conds = [sql`s.user_id = ${user.id}`, sql`a.send_status = '1'`, sql`a.del_flag = '0'`];
+    if (q.titile) conds.push(sql`a.titile ilike ${'%' + q.titile.replace(/[\\%_]/g, '\\$&') + '%'}`);
+    if (q.msgCategory) conds.push(sql`a.msg_category = ${q.msgCategory}`);
+    if (q.readFlag === '0' || q.readFlag === '1') conds.push(sql`s.read_flag = ${q.readFlag}`);
+    const where = sql`from sys_announcement a join sys_announcement_send s on s.annt_id = a.id where ${sql.join(conds, sql` and `)}`;
+    const [rows, total] = await Promise.all([
+      sql`select ${ANNT_COLUMNS}, s.read_flag as "readFlag", s.read_time as "readTime", s.id as "sendId", a.id as "anntId"
+        ${where} order by a.send_time desc limit ${pageSize} offset ${(pageNo - 1) * pageSize}`.execute(ctx.db),
+      sql<{ n: string }>`select count(*) as n ${where}`.execute(ctx.db),
+    ]);
+    return ok(page(rows.rows, Number(total.rows[0]?.n ?? 0), pageNo, pageSize));
+  });
+}

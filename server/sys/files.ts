@@ -1,0 +1,178 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { basename, extname, join, resolve, sep } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileTypeFromFile } from 'file-type';
+import type { ServerContext } from '../context.js';
+import { BizError, ok } from '../http/envelope.js';
+import { newId, now } from '../util.js';
+
+/** A biz folder: one plain segment (no separators, no dots), JeecgBoot's default is "temp". */
+const BIZ = /^[A-Za-z0-9_-]{1,64}$/;
+const IMAGE_EXT = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp']);
+const IMAGE_MIME = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp']);
+
+class TooLarge extends Error {}
+
+/** Display name from the client: last path segment, no control or bidi characters, at most 200 chars. */
+export function cleanFileName(name: string): string {
+  const last = name.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const cleaned = last.replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069"<>]/g, '').trim();
+  return (cleaned.replace(/^\.+/, '') || 'file').slice(-200);
+}
+
+/** Resolves a stored relative path inside the upload dir, or throws when it tries to leave it. */
+export function storedPath(ctx: ServerContext, rel: string): string {
+  const clean = rel.replace(/,+$/, '');
+  if (!clean || clean.includes('\0') || clean.includes('\\') || clean.startsWith('/') || clean.split('/').some((s) => s === '..' || s === '.' || s === ''))
+    throw new BizError('非法的文件路径', 400, 400);
+  const root = resolve(ctx.cfg.uploadDir);
+  const full = resolve(root, clean);
+  if (!full.startsWith(root + sep)) throw new BizError('非法的文件路径', 400, 400);
+  return full;
+}
+
+/** RFC 6266 attachment header with a UTF-8 file name and an ASCII fallback. */
+function attachment(reply: FastifyReply, name: string) {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\;]/g, '_');
+  reply.header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+}
+
+export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
+  /**
+   * Upload (contract §6): multipart `file` + optional `biz`. The file is streamed to a temp file
+   * (size checked while streaming), sniffed, fsynced, renamed under <uploadDir>/<biz>/<server name>,
+   * then its metadata row is inserted; any failure removes the file and writes no row.
+   */
+  api.post('/sys/common/upload', { config: { auth: 'user' } }, async (req) => {
+    if (!req.isMultipart()) throw new BizError('请以multipart/form-data方式上传文件');
+    const root = resolve(ctx.cfg.uploadDir);
+    const tmpDir = join(root, '.tmp');
+    const max = ctx.cfg.upload.maxBytes;
+    let biz = 'temp';
+    let tmp: string | undefined;
+    let original = '';
+    let size = 0;
+    try {
+      for await (const part of req.parts()) {
+        if (part.type === 'field') {
+          if (part.fieldname === 'biz' && typeof part.value === 'string' && part.value !== '') biz = part.value;
+          continue;
+        }
+        if (part.fieldname !== 'file' || tmp) {
+          part.file.resume();
+          continue;
+        }
+        original = cleanFileName(part.filename ?? '');
+        await mkdir(tmpDir, { recursive: true });
+        tmp = join(tmpDir, newId());
+        const counter = new Transform({
+          transform(chunk: Buffer, _enc, cb) {
+            size += chunk.length;
+            cb(size > max ? new TooLarge() : null, chunk);
+          },
+        });
+        await pipeline(part.file, counter, createWriteStream(tmp, { flags: 'wx' }));
+        if (part.file.truncated) throw new TooLarge();
+      }
+      if (!tmp) throw new BizError('请选择要上传的文件');
+      if (biz.includes('..') || !BIZ.test(biz)) throw new BizError('非法的业务目录(biz)');
+      if (size === 0) throw new BizError('不能上传空文件');
+
+      const sniffed = await fileTypeFromFile(tmp).catch(() => undefined);
+      let ext = extname(original).slice(1).toLowerCase();
+      if (!/^[a-z0-9]{1,10}$/.test(ext)) ext = '';
+      const isImage = !!sniffed && IMAGE_MIME.has(sniffed.mime);
+      if (IMAGE_EXT.has(ext) && !isImage) throw new BizError('文件内容与图片类型不符');
+      if (isImage) ext = sniffed.ext;
+      const fileType = isImage ? sniffed.mime : (sniffed?.mime ?? 'application/octet-stream');
+
+      const name = `${newId()}${ext ? '.' + ext : ''}`;
+      const rel = `${biz}/${name}`;
+      const fh = await open(tmp, 'r');
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await mkdir(join(root, biz), { recursive: true });
+      await rename(tmp, join(root, biz, name));
+      tmp = undefined;
+      try {
+        await ctx.db
+          .insertInto('sys_file')
+          .values({
+            id: newId(),
+            file_name: original,
+            url: rel,
+            file_type: fileType,
+            file_size: size,
+            biz,
+            store_type: 'local',
+            uploader_name: req.user!.realname || req.user!.username,
+            tenant_id: req.user!.tenantId,
+            create_by: req.user!.username,
+            create_time: now(),
+          })
+          .execute();
+      } catch (err) {
+        await unlink(join(root, biz, name)).catch(() => undefined);
+        throw err;
+      }
+      return { ...ok(null, rel), code: 0 };
+    } catch (err) {
+      if (tmp) await unlink(tmp).catch(() => undefined);
+      const e = err as Error & { code?: string };
+      if (e instanceof TooLarge || e.code === 'FST_REQ_FILE_TOO_LARGE')
+        throw new BizError(`上传文件大小超过限制（最大${Math.floor(max / 1024 / 1024)}MB）`, 413, 413);
+      if (e.code === 'ENOSPC' || e.code === 'EDQUOT') throw new BizError('上传失败：服务器存储空间不足', 507, 507);
+      if (e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'EIO') throw new BizError('上传失败：服务器无法写入文件', 500);
+      throw err;
+    }
+  });
+
+  /** Static files: signed-in users (header or ?token= for <img>), always as an attachment. */
+  api.get<{ Params: { '*': string } }>('/sys/common/static/*', { config: { auth: 'user' } }, async (req, reply) => {
+    let rel: string;
+    try {
+      rel = decodeURIComponent(req.params['*']);
+    } catch {
+      throw new BizError('非法的文件路径', 400, 400);
+    }
+    const full = storedPath(ctx, rel);
+    const st = await stat(full).catch(() => undefined);
+    if (!st?.isFile()) throw new BizError('文件不存在', 404, 404);
+    const meta = await ctx.db.selectFrom('sys_file').select(['file_name', 'file_type']).where('url', '=', rel.replace(/,+$/, '')).executeTakeFirst();
+    const type = meta && IMAGE_MIME.has(String(meta.file_type)) ? String(meta.file_type) : 'application/octet-stream';
+    attachment(reply, meta?.file_name ? String(meta.file_name) : basename(full));
+    reply.header('Content-Type', type);
+    reply.header('Content-Length', String(st.size));
+    reply.header('Cache-Control', 'private, no-cache');
+    return reply.send(createReadStream(full));
+  });
+
+  const removeFiles = async (ids: string[]) => {
+    if (!ids.length) throw new BizError('参数id不能为空');
+    const rows = await ctx.db.selectFrom('sys_file').select(['id', 'url']).where('id', 'in', ids).execute();
+    if (!rows.length) throw new BizError('未找到对应数据');
+    await ctx.db.deleteFrom('sys_file').where('id', 'in', rows.map((r) => r.id as string)).execute();
+    for (const r of rows) {
+      try {
+        await unlink(storedPath(ctx, String(r.url)));
+      } catch {
+        /* already gone: the row is what the list shows */
+      }
+    }
+  };
+  api.delete('/sys/files/delete', { config: { auth: 'system:file:delete' } }, async (req) => {
+    await removeFiles([String((req.query as { id?: string }).id ?? '')].filter(Boolean));
+    return ok(null, '删除成功!');
+  });
+  api.delete('/sys/files/deleteBatch', { config: { auth: 'system:file:deleteBatch' } }, async (req) => {
+    await removeFiles(String((req.query as { ids?: string }).ids ?? '').split(',').filter(Boolean));
+    return ok(null, '批量删除成功!');
+  });
+}

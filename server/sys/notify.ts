@@ -1,0 +1,149 @@
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { sql } from 'kysely';
+import dayjs from 'dayjs';
+import type { ServerContext } from '../context.js';
+
+/** What the /websocket/{userId} socket pushes (JeecgBoot contract §8). */
+export interface NoticePayload {
+  cmd: 'topic' | 'user' | 'email' | 'sign' | 'chat' | string;
+  msgId?: string;
+  msgTxt?: string;
+  [k: string]: unknown;
+}
+
+type Envelope =
+  | { kind: 'push'; to: string[] | 'ALL'; payload: NoticePayload }
+  /** Sessions were revoked somewhere: every process re-checks its open sockets now. */
+  | { kind: 'recheck' };
+
+interface Client {
+  ws: WebSocket;
+  userId: string;
+  sessionId: string;
+}
+
+const CHANNEL = 'dd_notice';
+const RECHECK_MS = 5_000;
+
+/** One hub per running server (keyed by its config object, which survives `{...ctx}` copies). */
+class Hub {
+  readonly clients = new Set<Client>();
+  private pg?: { query(q: string, v?: unknown[]): Promise<unknown>; end(): Promise<void> };
+  private timer?: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private readonly ctx: ServerContext) {}
+
+  async start() {
+    if (this.ctx.dbKind === 'pg' && this.ctx.cfg.databaseUrl) await this.listen().catch(() => this.retryListen());
+    this.timer = setInterval(() => void this.recheck().catch(() => undefined), RECHECK_MS);
+    this.timer.unref();
+  }
+
+  /** A dedicated connection for LISTEN; reconnects after 5 s when it drops. */
+  private async listen() {
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: this.ctx.cfg.databaseUrl });
+    client.on('error', () => undefined);
+    client.on('end', () => {
+      if (this.closed) return;
+      this.pg = undefined;
+      this.retryListen();
+    });
+    client.on('notification', (n) => {
+      if (n.channel !== CHANNEL || !n.payload) return;
+      try {
+        this.deliver(JSON.parse(n.payload) as Envelope);
+      } catch {
+        /* a malformed notification is ignored */
+      }
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    this.pg = client;
+  }
+
+  private retryListen() {
+    if (!this.closed) setTimeout(() => void this.listen().catch(() => this.retryListen()), 5_000).unref();
+  }
+
+  async publish(env: Envelope) {
+    // With a PostgreSQL server every process (this one included) receives it through LISTEN.
+    if (this.ctx.dbKind === 'pg' && this.pg) {
+      await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(env)})`.execute(this.ctx.db);
+      return;
+    }
+    this.deliver(env);
+  }
+
+  deliver(env: Envelope) {
+    if (env.kind === 'recheck') {
+      void this.recheck().catch(() => undefined);
+      return;
+    }
+    const text = JSON.stringify(env.payload);
+    const to = env.to === 'ALL' ? null : new Set(env.to);
+    for (const c of this.clients) if (!to || to.has(c.userId)) if (c.ws.readyState === c.ws.OPEN) c.ws.send(text);
+  }
+
+  /** Closes sockets whose session was revoked, expired or went idle. */
+  async recheck() {
+    if (!this.ctx.ready || !this.clients.size) return;
+    const ids = [...new Set([...this.clients].map((c) => c.sessionId))];
+    const rows = await this.ctx.db
+      .selectFrom('sys_session')
+      .select(['id', 'revoked_at', 'expires_at'])
+      .where('id', 'in', ids)
+      .execute();
+    const alive = new Set(rows.filter((r) => !r.revoked_at && dayjs().isBefore(dayjs(r.expires_at))).map((r) => r.id as string));
+    for (const c of this.clients)
+      if (!alive.has(c.sessionId)) {
+        this.clients.delete(c);
+        c.ws.close(4001, 'session ended');
+      }
+  }
+
+  async stop() {
+    this.closed = true;
+    clearInterval(this.timer);
+    for (const c of this.clients) c.ws.terminate();
+    this.clients.clear();
+    await this.pg?.end().catch(() => undefined);
+  }
+}
+
+const hubs = new WeakMap<object, Hub>();
+
+export function hubOf(ctx: ServerContext): Hub {
+  let h = hubs.get(ctx.cfg);
+  if (!h) {
+    h = new Hub(ctx);
+    hubs.set(ctx.cfg, h);
+  }
+  return h;
+}
+
+/**
+ * Pushes a message to the open /websocket sockets of some users (or everyone), in every server
+ * process. Fire-and-forget for callers: delivery problems are logged by the caller at most.
+ */
+export async function notifyUsers(ctx: ServerContext, userIds: string[] | 'ALL', payload: NoticePayload): Promise<void> {
+  if (Array.isArray(userIds) && !userIds.length) return;
+  await hubOf(ctx).publish({ kind: 'push', to: userIds, payload });
+}
+
+/** Call after revoking sessions: open sockets of revoked sessions are closed at once (else within 5 s). */
+export async function sessionsRevoked(ctx: ServerContext): Promise<void> {
+  await hubOf(ctx).publish({ kind: 'recheck' });
+}
+
+/** Starts the hub with the server and stops it on close. */
+export async function registerNotify(api: FastifyInstance, ctx: ServerContext) {
+  const hub = hubOf(ctx);
+  api.addHook('onReady', async () => hub.start());
+  api.addHook('onClose', async () => {
+    await hub.stop();
+    hubs.delete(ctx.cfg);
+  });
+}

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { ServerContext } from '../context.js';
+import type { SessionUser } from '../auth/session.js';
+
+export interface AuthEntry {
+  action: string;
+  type: string;
+  describe: string;
+  status?: string;
+}
+
+export interface MenuNode {
+  id: string;
+  path: string;
+  name: string;
+  component: string;
+  route: '0' | '1';
+  hidden?: true;
+  alwaysShow?: true;
+  redirect?: string;
+  children?: MenuNode[];
+  meta: {
+    title: string;
+    icon?: string;
+    keepAlive: boolean;
+    internalOrExternal: boolean;
+    componentName: string;
+    url?: string;
+    hideTab?: boolean;
+    permissionList?: AuthEntry[];
+  };
+}
+
+type PermRow = Record<string, any>;
+
+const isExternal = (url: string) => /^(https?:)?\/\//i.test(url) || url.startsWith('{{');
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+
+function node(p: PermRow, top: boolean, buttons: AuthEntry[]): MenuNode {
+  const url = String(p.url ?? '');
+  const component = String(p.component ?? '');
+  const external = isExternal(url);
+  const n: MenuNode = {
+    id: String(p.id),
+    path: external ? md5(url) : url,
+    name: p.component_name || url.replace(/^\//, '').replace(/\//g, '-').replace(/:/g, '@'),
+    component,
+    route: p.is_route === false ? '0' : '1',
+    meta: {
+      title: String(p.name),
+      keepAlive: !!p.keep_alive,
+      internalOrExternal: !!p.internal_or_external,
+      componentName: p.component_name || component.split('/').pop() || '',
+    },
+  };
+  if (p.icon) n.meta.icon = String(p.icon);
+  if (external) n.meta.url = url;
+  if (p.hide_tab) n.meta.hideTab = true;
+  if (p.hidden) n.hidden = true;
+  if (p.always_show) n.alwaysShow = true;
+  if (top && p.redirect) n.redirect = String(p.redirect);
+  if (buttons.length) n.meta.permissionList = buttons;
+  return n;
+}
+
+/** A container whose children are all hidden is hidden too (applied bottom-up). */
+function propagateHidden(nodes: MenuNode[]) {
+  for (const n of nodes) {
+    if (!n.children?.length) continue;
+    propagateHidden(n.children);
+    if (n.children.every((c) => c.hidden)) n.hidden = true;
+  }
+}
+
+/** The `getUserPermissionByToken` answer: the user's menu tree, their buttons, every button, the safe-mode flag. */
+export async function userPermissions(ctx: ServerContext, user: SessionUser) {
+  const [granted, allButtons] = await Promise.all([
+    sql<PermRow>`
+      select p.* from sys_permission p
+      where p.del_flag = 0 and p.id in (
+        select rp.permission_id from sys_role_permission rp join sys_user_role ur on ur.role_id = rp.role_id where ur.user_id = ${user.id})
+      order by p.sort_no asc, p.create_time asc, p.id asc`.execute(ctx.db),
+    ctx.db
+      .selectFrom('sys_permission')
+      .select(['perms', 'perms_type', 'name', 'status'])
+      .where('menu_type', '=', 2)
+      .where('del_flag', '=', 0)
+      .orderBy('sort_no')
+      .execute(),
+  ]);
+  const rows = granted.rows;
+  const entry = (b: PermRow): AuthEntry => ({ action: String(b.perms ?? ''), type: String(b.perms_type ?? '1'), describe: String(b.name) });
+  const buttonsOf = new Map<string, AuthEntry[]>();
+  const auth: AuthEntry[] = [];
+  const seen = new Set<string>();
+  for (const b of rows) {
+    if (Number(b.menu_type) !== 2 || !b.perms || String(b.status) !== '1') continue;
+    const e = entry(b);
+    if (b.parent_id) (buttonsOf.get(b.parent_id) ?? buttonsOf.set(b.parent_id, []).get(b.parent_id)!).push(e);
+    if (!seen.has(e.action)) {
+      seen.add(e.action);
+      auth.push(e);
+    }
+  }
+
+  const menus = rows.filter((r) => Number(r.menu_type) !== 2);
+  const home = '/dashboard/analysis';
+  if (!menus.some((m) => m.url === home)) {
+    // JeecgBoot always shows 首页, granted or not.
+    const h = await sql<PermRow>`select * from sys_permission where url = ${home} and del_flag = 0 and menu_type <> 2 limit 1`.execute(ctx.db);
+    if (h.rows[0]) menus.unshift({ ...h.rows[0], parent_id: null });
+  }
+  const ids = new Set(menus.map((m) => String(m.id)));
+  const nodes = new Map<string, MenuNode>();
+  const tops: MenuNode[] = [];
+  for (const m of menus) {
+    const top = !m.parent_id || !ids.has(String(m.parent_id));
+    nodes.set(String(m.id), node(m, top, buttonsOf.get(String(m.id)) ?? []));
+  }
+  for (const m of menus) {
+    const n = nodes.get(String(m.id));
+    if (!n) continue;
+    const parent = m.parent_id ? nodes.get(String(m.parent_id)) : undefined;
+    if (parent) (parent.children ??= []).push(n);
+    else tops.push(n);
+  }
+  propagateHidden(tops);
+  const home0 = tops.findIndex((t) => t.path === home);
+  if (home0 > 0) tops.unshift(...tops.splice(home0, 1));
+
+  return {
+    menu: tops,
+    auth,
+    allAuth: allButtons.map((b) => ({ ...entry(b), status: String(b.status ?? '1') })),
+    sysSafeMode: ctx.cfg.safeMode,
+  };
+}

@@ -1,0 +1,7 @@
+import { Spin } from 'antd';
+
+export const PageSpin = () => (
+  <div className="page-spin">
+    <Spin size="large" />
+  </div>
+);

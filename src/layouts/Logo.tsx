@@ -1,0 +1,12 @@
+import { Link } from 'react-router-dom';
+import { APP_SHORT_TITLE } from '@/branding';
+import { HOME_PATH } from '@/session/actions';
+
+export function Logo({ collapsed, theme }: { collapsed?: boolean; theme: 'dark' | 'light' }) {
+  return (
+    <Link to={HOME_PATH} className={`layout-logo ${theme}`}>
+      <img src="/logo.svg" alt="logo" />
+      {!collapsed && <h1>{APP_SHORT_TITLE}</h1>}
+    </Link>
+  );
+}

@@ -1,0 +1,90 @@
+import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { Result, Spin } from 'antd';
+import { useAtomValue } from 'jotai';
+import { API_BASE } from '@/http/client';
+import { tokenAtom } from '@/session/store';
+import { IFRAME_COMPONENT, onlineKind, resolveUrlPlaceholders, type RouteDef } from '@/router/menu';
+
+type Lazy = LazyExoticComponent<ComponentType<any>>;
+
+// The renderer (Formily, ag-grid, charts) loads only when a schema page is opened.
+const SchemaPage = lazy(() => import('@renderer/index').then((m) => ({ default: m.SchemaPage })));
+const hasPageSchema = (id: string) => import('@renderer/index').then((m) => m.hasPageSchema(id));
+
+/** Built-in pages of src/pages by menu `component` (second in the resolution order of DESIGN §2). */
+export const BUILTIN_PAGES: Record<string, Lazy> = {
+  'dashboard/Analysis': lazy(() => import('@/pages/builtin/Welcome')),
+  'exception/403': lazy(() => import('@/pages/exception/Exception403')),
+  'exception/404': lazy(() => import('@/pages/exception/Exception404')),
+  'exception/500': lazy(() => import('@/pages/exception/Exception500')),
+};
+
+export const UnderConstruction = ({ what }: { what?: string }) => (
+  <Result status="info" title="建设中" subTitle={`该页面正在建设中，敬请期待${what ? `（${what}）` : ''}`} />
+);
+
+const Spinner = () => (
+  <div className="page-spin">
+    <Spin />
+  </div>
+);
+
+function IframePage({ url }: { url: string }) {
+  const token = useAtomValue(tokenAtom);
+  const src = resolveUrlPlaceholders(url, { domianURL: window.location.origin + API_BASE, token, ACCESS_TOKEN: token });
+  return <iframe title="iframe" src={src} style={{ width: '100%', height: 'calc(100vh - 200px)', border: 0, background: '#fff' }} />;
+}
+
+function ExternalPage({ url }: { url: string }) {
+  return (
+    <Result status="info" title="外部链接" subTitle="该页面已在新窗口打开" extra={<a href={url} target="_blank" rel="noopener noreferrer">{url}</a>} />
+  );
+}
+
+function Schema({ pageId }: { pageId: string }) {
+  return (
+    <Suspense fallback={<Spinner />}>
+      <SchemaPage pageId={pageId} />
+    </Suspense>
+  );
+}
+
+const schemaCache = new Map<string, boolean>();
+
+/** A screen by `component`: page schema → built-in page → online list → 建设中. */
+export function ComponentPage({ component }: { component: string }) {
+  const [hasSchema, setHasSchema] = useState<boolean | undefined>(schemaCache.get(component));
+  useEffect(() => {
+    if (hasSchema !== undefined) return;
+    let live = true;
+    hasPageSchema(component)
+      .catch(() => false)
+      .then((v) => {
+        schemaCache.set(component, v);
+        if (live) setHasSchema(v);
+      });
+    return () => {
+      live = false;
+    };
+  }, [component, hasSchema]);
+  if (hasSchema === undefined) return <Spinner />;
+  if (hasSchema) return <Schema pageId={component} />;
+  const Builtin = BUILTIN_PAGES[component];
+  if (Builtin)
+    return (
+      <Suspense fallback={<Spinner />}>
+        <Builtin />
+      </Suspense>
+    );
+  const kind = onlineKind(component);
+  if (kind) return <Schema pageId={`online/${kind}`} />;
+  return <UnderConstruction what={component} />;
+}
+
+export function RouteElement({ def }: { def: RouteDef }) {
+  if (def.pageId) return <Schema pageId={def.pageId} />;
+  if (def.component === IFRAME_COMPONENT && def.url) return <IframePage url={def.url} />;
+  if (def.external && def.url) return <ExternalPage url={def.url} />;
+  if (def.component) return <ComponentPage component={def.component.replace(/^\/+/, '')} />;
+  return <UnderConstruction />;
+}

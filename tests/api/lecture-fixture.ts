@@ -1,0 +1,28 @@
+import { createSession } from '../../server/auth/session.js';
+import { newId } from '../../server/util.js';
+import type { TestServer } from '../helpers/server.js';
+
+const RECORD = ['list', 'add', 'edit', 'delete', 'queryById', 'submit'].map((o) => `supervisor:lectureRecord:${o}`);
+const IMP = ['task', 'subtask'].flatMap((k) => ['list', 'add', 'edit', 'delete', 'queryById'].map((o) => `improvement:${k}:${o}`));
+
+/** Permission sets of the roles in the lecture tests, as seeded (docs/menus.md), independent of the menu seed. */
+export const ROLE_PERMS: Record<string, string[]> = {
+  teacher: [...RECORD, 'supervisor:lectureRecord:feedback', 'improvement:subtask:list', 'improvement:subtask:queryById', 'improvement:subtask:edit'],
+  secretary: [...RECORD, ...IMP, 'supervisor:lectureRecord:return', 'supervisor:lectureRecord:confirm', 'supervisor:lectureRecord:viewDepart', 'supervisor:report:list'],
+  leader: [...RECORD, ...IMP, 'supervisor:lectureRecord:confirm', 'supervisor:lectureRecord:viewDepart', 'supervisor:report:list'],
+  supervisor: [...RECORD, ...IMP, 'supervisor:lectureRecord:viewAll', 'supervisor:report:list', 'supervisor:courseSchedule:list'],
+};
+
+/** Grants a test role with `perms` to a demo user and returns a session token for them. */
+export async function tokenFor(s: TestServer, username: string, perms: string[]): Promise<{ token: string; id: string; orgCode: string }> {
+  const db = s.running.ctx.db;
+  const u = await db.selectFrom('sys_user').select(['id', 'org_code']).where('username', '=', username).executeTakeFirstOrThrow();
+  const roleId = newId();
+  await db.insertInto('sys_role').values({ id: roleId, role_name: `lt-${username}`, role_code: `lt_${username}_${roleId.slice(0, 6)}` }).execute();
+  const ps = perms.map((p, i) => ({ id: newId(), name: p, perms: p, menu_type: 2, sort_no: i, status: '1', del_flag: 0 }));
+  await db.insertInto('sys_permission').values(ps).execute();
+  await db.insertInto('sys_role_permission').values(ps.map((p) => ({ id: newId(), role_id: roleId, permission_id: p.id }))).execute();
+  await db.insertInto('sys_user_role').values({ id: newId(), user_id: u.id, role_id: roleId }).execute();
+  const { token } = await createSession(s.running.ctx, { id: String(u.id), username }, {});
+  return { token, id: String(u.id), orgCode: String(u.org_code) };
+}

@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { sha256 } from '../../server/util.js';
+
+let s: TestServer;
+let admin: string;
+let teacher: string;
+let teacherId: string;
+let base: string;
+
+beforeAll(async () => {
+  s = await startTestServer({ listen: true });
+  admin = await s.login('admin');
+  teacher = await s.login('teacher');
+  const u = await s.running.ctx.db.selectFrom('sys_user').select('id').where('username', '=', 'teacher').executeTakeFirstOrThrow();
+  teacherId = u.id as string;
+  const addr = s.running.app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('not listening');
+  base = `ws://127.0.0.1:${addr.port}/jeecg-boot`;
+});
+afterAll(() => s?.close());
+
+/** Opens the notice socket and collects every message it receives. */
+function openSocket(userId: string, token: string | undefined) {
+  const ws = new WebSocket(`${base}/websocket/${userId}`, token ? [token] : []);
+  const messages: Array<Record<string, unknown>> = [];
+  ws.on('message', (d) => messages.push(JSON.parse(String(d)) as Record<string, unknown>));
+  const opened = new Promise<void>((res, rej) => {
+    ws.once('open', () => res());
+    ws.once('error', rej);
+    ws.once('unexpected-response', (_req, resp) => rej(new Error(`HTTP ${resp.statusCode}`)));
+  });
+  const closed = new Promise<number>((res) => ws.once('close', (code) => res(code)));
+  return { ws, messages, opened, closed };
+}
+
+const until = async (pred: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+async function addAnnouncement(body: Record<string, unknown>) {
+  const r = await s.post('sys/annountCement/add', { titile: '期中听课安排', msgContent: '<p>请查看</p>', msgCategory: '1', priority: 'H', ...body }, admin);
+  expect(r.json()).toMatchObject({ success: true });
+  const row = await s.running.ctx.db.selectFrom('sys_announcement').select('id').where('titile', '=', body.titile ?? '期中听课安排').orderBy('create_time', 'desc').executeTakeFirstOrThrow();
+  return row.id as string;
+}
+
+describe('announcements and the notice socket', () => {
+  it('refuses a socket without a token, with a bad token, or for another user', async () => {
+    await expect(openSocket(teacherId, undefined).opened).rejects.toThrow(/401/);
+    await expect(openSocket(teacherId, 'not-a-token').opened).rejects.toThrow(/401/);
+    const adminId = (await s.running.ctx.db.selectFrom('sys_user').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id as string;
+    await expect(openSocket(adminId, teacher).opened).rejects.toThrow();
+  });
+
+  it('echoes the token protocol and answers heartbeats', async () => {
+    const c = openSocket(teacherId, teacher);
+    await c.opened;
+    expect(c.ws.protocol).toBe(teacher);
+    c.ws.send('HeartBeat');
+    await until(() => c.messages.length > 0);
+    expect(c.messages[0]).toEqual({ cmd: 'heartcheck', msgTxt: '心跳响应' });
+    c.ws.close();
+  });
+
+  it('publishes to chosen users: pushed at once, listed unread, marked read', async () => {
+    const c = openSocket(teacherId, teacher);
+    await c.opened;
+    const id = await addAnnouncement({ titile: '给王老师的通知', msgType: 'USER', userIds: `${teacherId},`, openType: 'url', openPage: '/supervisor/lectureRecord' });
+    const pub = await s.get(`sys/annountCement/doReleaseData?id=${id}`, admin);
+    expect(pub.json()).toMatchObject({ success: true });
+    await until(() => c.messages.some((m) => m.msgId === id));
+    expect(c.messages.find((m) => m.msgId === id)).toMatchObject({ cmd: 'user', msgTxt: '给王老师的通知' });
+
+    const list = (await s.get('sys/annountCement/listByUser?pageSize=5', teacher)).json();
+    expect(list.success).toBe(true);
+    const item = list.result.anntMsgList.find((a: { id: string }) => a.id === id);
+    expect(item).toMatchObject({ titile: '给王老师的通知', priority: 'H', openType: 'url', readFlag: '0', sendStatus: '1' });
+    // Another user does not see it.
+    const other = (await s.get('sys/annountCement/listByUser', await s.login('teacher2'))).json();
+    expect(other.result.anntMsgList.some((a: { id: string }) => a.id === id)).toBe(false);
+
+    const read = await s.put('sys/sysAnnouncementSend/editByAnntIdAndUserId', { anntId: id }, teacher);
+    expect(read.json().success).toBe(true);
+    const after = (await s.get('sys/annountCement/listByUser', teacher)).json();
+    expect(after.result.anntMsgList.some((a: { id: string }) => a.id === id)).toBe(false);
+    const mine = (await s.get('sys/sysAnnouncementSend/getMyAnnouncementSend?pageNo=1&pageSize=50', teacher)).json();
+    expect(mine.result.records.find((a: { id: string }) => a.id === id)).toMatchObject({ readFlag: '1' });
+    c.ws.close();
+  });
+
+  it('broadcasts to everyone, strips scripts from the body, and revokes', async () => {
+    const c = openSocket(teacherId, teacher);
+    await c.opened;
+    const id = await addAnnouncement({ titile: '全体通知', msgContent: '<p onclick="x()">好</p><script>alert(1)</script><img src=x onerror=alert(1)>' });
+    const stored = await s.running.ctx.db.selectFrom('sys_announcement').select('msg_content').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(stored.msg_content).not.toMatch(/script|onclick|onerror/);
+    expect(stored.msg_content).toContain('好');
+    await s.get(`sys/annountCement/doReleaseData?id=${id}`, admin);
+    await until(() => c.messages.some((m) => m.msgId === id && m.cmd === 'topic'));
+    const list = (await s.get('sys/annountCement/listByUser', teacher)).json();
+    expect(list.result.anntMsgTotal).toBeGreaterThan(0);
+    expect(list.result.anntMsgList.some((a: { id: string }) => a.id === id)).toBe(true);
+
+    const readAll = await s.put('sys/sysAnnouncementSend/readAll', {}, teacher);
+    expect(readAll.json().success).toBe(true);
+    expect((await s.get('sys/annountCement/listByUser', teacher)).json().result.anntMsgTotal).toBe(0);
+
+    expect((await s.get(`sys/annountCement/doReovkeData?id=${id}`, admin)).json()).toMatchObject({ success: true });
+    const again = (await s.get(`sys/annountCement/doReovkeData?id=${id}`, admin)).json();
+    expect(again).toMatchObject({ success: false, message: '只能撤销已发布的通告' });
+    c.ws.close();
+  });
+
+  it('refuses management to a non-admin with 510', async () => {
+    for (const url of ['sys/annountCement/list', 'sys/annountCement/doReleaseData?id=x', 'sys/annountCement/doReovkeData?id=x', 'sys/online/list'])
+      expect((await s.get(url, teacher)).json()).toMatchObject({ success: false, code: 510 });
+    expect((await s.post('sys/annountCement/add', { titile: 'x' }, teacher)).json()).toMatchObject({ code: 510 });
+    expect((await s.post('sys/online/forceLogout', { id: 'x' }, teacher)).json()).toMatchObject({ code: 510 });
+  });
+});
+
+describe('online users and force logout', () => {
+  it('lists the session, and force logout ends it on the next request and closes its socket', async () => {
+    const victim = await s.login('teacher');
+    expect((await s.get('sys/annountCement/listByUser', victim)).statusCode).toBe(200);
+    const c = openSocket(teacherId, victim);
+    await c.opened;
+    const list = (await s.get('sys/online/list?pageSize=100', admin)).json();
+    expect(list.success).toBe(true);
+    const mine = list.result.records.filter((r: { username: string }) => r.username === 'teacher');
+    expect(mine.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(list.result)).not.toContain(victim);
+    const target = (await s.running.ctx.db.selectFrom('sys_session').select('id').where('token_hash', '=', sha256(victim)).executeTakeFirstOrThrow()).id as string;
+    expect(mine.some((r: { id: string }) => r.id === target)).toBe(true);
+    expect((await s.post('sys/online/forceLogout', { id: target }, admin)).json()).toMatchObject({ success: true });
+    expect((await s.get('sys/annountCement/listByUser', victim)).statusCode).toBe(401);
+    expect((await s.get('sys/annountCement/listByUser', teacher)).statusCode).toBe(200);
+    // The socket of the ended session is closed by the hub's session check (at most 5 s later).
+    expect(await c.closed).toBe(4001);
+  });
+});
+
+describe('message templates', () => {
+  it('sends a template literally: ${7*7} and {{7*7}} are not evaluated', async () => {
+    const add = await s.post(
+      'sys/message/sysMessageTemplate/add',
+      { templateCode: 'inj_test', templateName: '测试${name}', templateType: '4', templateContent: '你好${name}，${7*7}与{{7*7}}及#{7*7}' },
+      admin,
+    );
+    expect(add.json()).toMatchObject({ success: true });
+    const c = openSocket(teacherId, teacher);
+    await c.opened;
+    const r = await s.post('sys/message/sysMessageTemplate/sendMsg', { templateCode: 'inj_test', testData: '{"name":"${7*7}<b>"}', receiver: teacherId }, admin);
+    expect(r.json()).toMatchObject({ success: true });
+    await until(() => c.messages.some((m) => m.cmd === 'user'));
+    const msg = await s.running.ctx.db.selectFrom('sys_sms').selectAll().where('es_type', '=', '4').orderBy('create_time', 'desc').executeTakeFirstOrThrow();
+    expect(msg.es_content).toBe('你好${7*7}<b>，${7*7}与{{7*7}}及#{7*7}');
+    expect(msg.es_content).not.toContain('49');
+    expect(msg.es_title).toBe('测试${7*7}<b>');
+    expect(msg.es_send_status).toBe('1');
+    const list = (await s.get('sys/annountCement/listByUser', teacher)).json();
+    const sys = list.result.sysMsgList.find((a: { titile: string }) => a.titile === '测试${7*7}<b>');
+    expect(sys.msgContent).toContain('&#60;b&#62;');
+    c.ws.close();
+  });
+
+  it('records e-mail and SMS in the outbox when no gateway is configured, and lists them with status', async () => {
+    await s.post('sys/message/sysMessageTemplate/add', { templateCode: 'sms_test', templateName: '短信', templateType: '1', templateContent: '验证码${code}' }, admin);
+    const r = (await s.post('sys/message/sysMessageTemplate/sendMsg', { templateCode: 'sms_test', testData: { code: '1234' }, receiver: teacherId }, admin)).json();
+    expect(r).toMatchObject({ success: true, result: { waiting: 1 } });
+    const list = (await s.get('sys/message/sysMessage/list?esType=1', admin)).json();
+    expect(list.result.records[0]).toMatchObject({ esContent: '验证码1234', esSendStatus: '0', esReceiver: '13800000006' });
+    expect((await s.post('sys/message/sysMessageTemplate/sendMsg', { templateCode: 'sms_test', testData: '[1', receiver: teacherId }, admin)).json()).toMatchObject({
+      success: false,
+      message: expect.stringContaining('JSON'),
+    });
+  });
+
+  it('refuses messages and templates to a non-admin with 510', async () => {
+    for (const url of ['sys/message/sysMessage/list', 'sys/message/sysMessageTemplate/list'])
+      expect((await s.get(url, teacher)).json()).toMatchObject({ code: 510 });
+    expect((await s.post('sys/message/sysMessageTemplate/sendMsg', { templateCode: 'inj_test', receiver: teacherId }, teacher)).json()).toMatchObject({ code: 510 });
+  });
+});

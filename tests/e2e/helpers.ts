@@ -1,0 +1,59 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Shared e2e helpers (keep small and stable: other specs import them). */
+export const DEMO_PASSWORD = 'Observe#2026';
+export const DEMO_ACCOUNTS = ['admin', 'supervisor', 'leader', 'secretary', 'deptadmin', 'teacher'] as const;
+export type DemoAccount = (typeof DEMO_ACCOUNTS)[number];
+
+/** Fills and submits the account tab of the sign-in page (already open). */
+export async function submitLogin(page: Page, username: string, password = DEMO_PASSWORD) {
+  await page.getByPlaceholder('请输入账户名').fill(username);
+  await page.getByPlaceholder('请输入密码').fill(password);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+}
+
+/** If sign-in asks for tenant / department, takes the first of each. */
+export async function confirmLoginChoices(page: Page) {
+  const step = page.getByText('登录信息确认');
+  const layout = page.locator('.basic-layout');
+  await expect(step.or(layout).first()).toBeVisible({ timeout: 20_000 });
+  if (!(await step.isVisible())) return;
+  for (const label of ['请选择登录租户', '请选择登录部门']) {
+    const field = page.locator('.ant-form-item', { hasText: label }).locator('.ant-select');
+    if (await field.count()) {
+      await field.click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    }
+  }
+  await page.getByRole('button', { name: /确\s*定/ }).click();
+}
+
+/** Signs in as a demo account from the sign-in page (optionally with a redirect) and waits for the main layout. */
+export async function login(page: Page, username: DemoAccount | string = 'admin', opts: { redirect?: string; password?: string } = {}) {
+  await page.goto(opts.redirect ? `/user/login?redirect=${encodeURIComponent(opts.redirect)}` : '/user/login');
+  await submitLogin(page, username, opts.password ?? DEMO_PASSWORD);
+  await confirmLoginChoices(page);
+  await expect(page.locator('.basic-layout')).toBeVisible({ timeout: 20_000 });
+}
+
+/** The stored access token (localStorage, SPEC §9 key). */
+export async function accessToken(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const raw = localStorage.getItem('Access-Token');
+    return raw ? (JSON.parse(raw) as { value: string }).value : '';
+  });
+}
+
+/** Opens an entry of the header user menu by its text. */
+export async function userMenu(page: Page, item: string) {
+  await page.getByTestId('user-menu').hover();
+  await page.locator('.ant-dropdown:visible').getByText(item, { exact: true }).click();
+}
+
+/** Opens a menu screen through the sidebar: parent submenu title, then the entry. */
+export async function openMenu(page: Page, parent: string, entry: string) {
+  const sider = page.locator('.layout-sider');
+  const item = sider.getByRole('menuitem', { name: entry, exact: true });
+  if (!(await item.isVisible())) await sider.getByText(parent, { exact: true }).click();
+  await item.click();
+}

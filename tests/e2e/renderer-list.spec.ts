@@ -1,0 +1,225 @@
+import { expect, test, type Page } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The schema-driven list page (SPEC §4/§8/§9) on the demo list /list/query-list, drawn from
+ * schemas/pages/demo/list/query-list.json and bound to the demo_customer entity (50 seeded rows).
+ */
+export async function signIn(page: Page, username = 'admin', password = 'Observe#2026') {
+  await page.goto('/user/login');
+  await page.getByPlaceholder('请输入账户名').fill(username);
+  await page.getByPlaceholder('请输入密码').fill(password);
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/dashboard/, { timeout: 30_000 });
+}
+
+const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+const total = (page: Page) => page.locator('.ant-pagination-total-text');
+const cellOf = (page: Page, row: number, title: string) =>
+  page.locator('.ant-table-thead th').filter({ hasText: title }).first().evaluate((th) => (th as HTMLTableCellElement).cellIndex).then((i) => rows(page).nth(row).locator('td').nth(i));
+
+test.describe.configure({ mode: 'serial' });
+
+test('query-list: paging, search, reset, sort, page size, column settings', async ({ page }) => {
+  const csp: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|unsafe-eval/i.test(m.text())) csp.push(m.text());
+  });
+  await signIn(page);
+  const lists: URL[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/demo/customer/list')) lists.push(new URL(r.url()));
+  });
+  await page.goto('/list/query-list');
+  await expect(rows(page)).toHaveCount(10);
+  await expect(total(page)).toHaveText('1-10 共50条');
+  expect(lists.at(-1)!.searchParams.get('column')).toBe('createTime');
+  expect(lists.at(-1)!.searchParams.get('order')).toBe('desc');
+
+  // Search (like) returns to page 1 and only matching rows.
+  await page.locator('.ant-pagination-item-2').click();
+  await expect(total(page)).toHaveText('11-20 共50条');
+  await page.getByPlaceholder('请输入客户名称').fill('王');
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await expect.poll(() => lists.at(-1)!.searchParams.get('name')).toBe('*王*');
+  expect(lists.at(-1)!.searchParams.get('pageNo')).toBe('1');
+  const n = await rows(page).count();
+  expect(n).toBeGreaterThan(0);
+  for (let i = 0; i < n; i++) await expect(await cellOf(page, i, '客户名称')).toContainText('王');
+  // Reset clears the query and goes back to page 1 with every row.
+  await page.getByRole('button', { name: /重\s*置/ }).click();
+  await expect(total(page)).toHaveText('1-10 共50条');
+  await expect(page.getByPlaceholder('请输入客户名称')).toHaveValue('');
+
+  // 展开 shows the remaining query fields.
+  await expect(page.getByText('年龄', { exact: true }).first()).toBeVisible();
+  await expect(page.locator('.schema-query').getByText('生日')).toHaveCount(0);
+  await page.getByText('展开').click();
+  await expect(page.locator('.schema-query').getByText('生日')).toBeVisible();
+  await page.getByText('收起').click();
+
+  // Sorting reloads with column/order.
+  await page.locator('.ant-table-thead th').filter({ hasText: '年龄' }).click();
+  await expect.poll(() => lists.at(-1)!.searchParams.get('column')).toBe('age');
+  expect(lists.at(-1)!.searchParams.get('order')).toBe('asc');
+  const ages = async () => {
+    const out: number[] = [];
+    for (let i = 0; i < 10; i++) out.push(Number(await (await cellOf(page, i, '年龄')).innerText()));
+    return out;
+  };
+  await expect.poll(async () => {
+    const a = await ages();
+    return a.every((v, i) => i === 0 || a[i - 1]! <= v);
+  }).toBe(true);
+
+  // Page sizes 10/20/30.
+  await page.locator('.ant-pagination-options .ant-select').click();
+  await expect(page.locator('.ant-select-item-option')).toHaveText(['10 条/页', '20 条/页', '30 条/页']);
+  await page.locator('.ant-select-item-option').filter({ hasText: '20 条/页' }).click();
+  await expect(rows(page)).toHaveCount(20);
+  await expect(total(page)).toHaveText('1-20 共50条');
+  await expect(page.locator('.ant-pagination-options-quick-jumper input')).toBeVisible();
+
+  // Dictionary columns show texts.
+  await expect(await cellOf(page, 0, '性别')).toHaveText(/^(男|女)$/);
+
+  // Column settings hide a column.
+  await page.getByRole('button', { name: '列设置' }).click();
+  await page.locator('.ant-popover').getByLabel('电子邮件').uncheck();
+  await expect(page.locator('.ant-table-thead th').filter({ hasText: '电子邮件' })).toHaveCount(0);
+  await page.locator('.ant-popover').getByLabel('电子邮件').check();
+  await expect(page.locator('.ant-table-thead th').filter({ hasText: '电子邮件' })).toHaveCount(1);
+  expect(csp).toEqual([]);
+});
+
+test('query-list: add, edit, detail, delete, batch delete, page lowered after delete', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/list/query-list');
+  await expect(total(page)).toHaveText('1-10 共50条');
+
+  // Add: required fields are checked, then saved.
+  await page.getByRole('button', { name: /新\s*增/ }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('新增', { exact: true })).toBeVisible();
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(dialog.getByText('该字段是必填字段').first()).toBeVisible();
+  await dialog.getByLabel('客户名称').fill('测试客户甲');
+  await dialog.getByLabel('客户编号').fill('E2E-001');
+  await dialog.getByLabel('手机号码').fill('12345');
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(dialog.getByText('请输入正确手机号')).toBeVisible();
+  await dialog.getByLabel('手机号码').fill('13912345678');
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(total(page)).toHaveText('1-10 共51条');
+
+  // Find it and edit it.
+  await page.getByPlaceholder('请输入客户编号').fill('E2E-001');
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await expect(rows(page)).toHaveCount(1);
+  await rows(page).first().getByText('编辑').click();
+  await expect(page.getByRole('dialog').getByText('编辑', { exact: true })).toBeVisible();
+  await expect(page.getByRole('dialog').getByLabel('客户名称')).toHaveValue('测试客户甲');
+  await page.getByRole('dialog').getByLabel('客户名称').fill('测试客户乙');
+  await page.getByRole('dialog').getByRole('button', { name: /确\s*定/ }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(await cellOf(page, 0, '客户名称')).toHaveText('测试客户乙');
+
+  // Detail: fields disabled, submit disabled.
+  await rows(page).first().getByText('更多').hover();
+  await page.locator('.ant-dropdown-menu').getByText('详情').click();
+  await expect(page.getByRole('dialog').getByText('详情', { exact: true })).toBeVisible();
+  await expect(page.getByRole('dialog').getByLabel('客户名称')).toBeDisabled();
+  await expect(page.getByRole('dialog').getByRole('button', { name: /确\s*定/ })).toBeDisabled();
+  await page.getByRole('dialog').getByRole('button', { name: /关\s*闭/ }).click();
+
+  // Delete it (row confirm).
+  await rows(page).first().getByText('更多').hover();
+  await page.locator('.ant-dropdown-menu').getByText('删除').click();
+  await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(page.locator('.ant-table-placeholder')).toBeVisible();
+  await page.getByRole('button', { name: /重\s*置/ }).click();
+  await expect(total(page)).toHaveText('1-10 共50条');
+
+  // Batch delete: confirmation texts, selection cleared, total lowered.
+  await rows(page).nth(0).locator('.ant-checkbox-input').check();
+  await rows(page).nth(1).locator('.ant-checkbox-input').check();
+  await expect(page.getByText('已选择 2 项')).toBeVisible();
+  await page.getByRole('button', { name: /批量操作/ }).hover();
+  await page.locator('.ant-dropdown-menu').getByText('批量删除').click();
+  await expect(page.locator('.ant-modal-confirm-title')).toHaveText('确认删除');
+  await expect(page.locator('.ant-modal-confirm-content')).toHaveText('是否删除选中数据?');
+  await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(total(page)).toHaveText('1-10 共48条');
+  await expect(page.getByText('已选择 0 项')).toBeVisible();
+
+  // The last page holds 8 rows at size 10 of 48 → delete them all from page 5: page lowered to 4.
+  await page.locator('.ant-pagination-item-5').click();
+  await expect(total(page)).toHaveText('41-48 共48条');
+  await page.locator('.ant-table-thead .ant-checkbox-input').check();
+  await page.getByRole('button', { name: /批量操作/ }).hover();
+  await page.locator('.ant-dropdown-menu').getByText('批量删除').click();
+  await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(total(page)).toHaveText('31-40 共40条');
+  await expect(page.locator('.ant-pagination-item-active')).toHaveText('4');
+});
+
+test('query-list: export and import', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/list/query-list');
+  await expect(rows(page).first()).toBeVisible();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: /导\s*出/ }).click();
+  expect((await download).suggestedFilename()).toBe('查询表格.xls');
+
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-import-'));
+  try {
+    // Not Excel: refused by the dialog.
+    writeFileSync(join(dir, 'notes.txt'), 'x');
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('客户');
+    ws.addRow(['客户名称', '客户编号', '手机号码']);
+    ws.addRow(['导入客户', 'IMP-001', '13700000001']);
+    const file = join(dir, '客户导入.xlsx');
+    writeFileSync(file, Buffer.from(await wb.xlsx.writeBuffer()));
+
+    await page.getByRole('button', { name: /导\s*入/ }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText('Import EXCEL')).toBeVisible();
+    await expect(dialog.getByRole('button', { name: '开始上传' })).toBeDisabled();
+    await dialog.locator('input[type=file]').setInputFiles(join(dir, 'notes.txt'));
+    await expect(page.getByText('只能上传 .xls 或 .xlsx 文件')).toBeVisible();
+    await dialog.locator('input[type=file]').setInputFiles(file);
+    await dialog.getByRole('button', { name: '开始上传' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await page.getByPlaceholder('请输入客户编号').fill('IMP-001');
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await expect(rows(page)).toHaveCount(1);
+    await expect(await cellOf(page, 0, '客户名称')).toHaveText('导入客户');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('demo routes are drawn from page schemas', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/form/base-form');
+  await expect(page.getByText('基础表单').first()).toBeVisible();
+  await expect(page.getByText('公开给')).toHaveCount(0);
+  await page.getByText('部分公开').click();
+  await expect(page.getByText('公开给')).toBeVisible();
+  await page.getByRole('button', { name: /提\s*交/ }).click();
+  await expect(page.getByText('该字段是必填字段').first()).toBeVisible();
+  await page.goto('/result/success');
+  await expect(page.getByText('提交成功')).toBeVisible();
+  await page.goto('/profile/basic');
+  await expect(page.getByText('付小小')).toBeVisible();
+  await page.goto('/list/edit-table');
+  await expect(page.locator('input[value="张三"]')).toBeVisible();
+  await page.goto('/list/user-list');
+  await expect(rows(page)).toHaveCount(10);
+  await expect(total(page)).toHaveText('1-10 共12条');
+});

@@ -1,0 +1,113 @@
+import { expect, test } from '@playwright/test';
+import { accessToken, confirmLoginChoices, DEMO_PASSWORD, login, submitLogin, userMenu } from './helpers';
+
+test.describe('sign-in and route guard', () => {
+  test('without a token any page goes to login with the full path as redirect, and sign-in returns there', async ({ page }) => {
+    await page.goto('/supervisor/term?x=1');
+    await expect(page).toHaveURL(/\/user\/login\?redirect=%2Fsupervisor%2Fterm%3Fx%3D1$/);
+    await expect(page.getByRole('tab', { name: '账号密码登录' })).toBeVisible();
+    await submitLogin(page, 'admin');
+    await confirmLoginChoices(page);
+    await expect(page).toHaveURL(/\/supervisor\/term\?x=1$/);
+    await expect(page.locator('.layout-tabs .ant-tabs-tab-active')).toContainText('学期管理');
+    await expect(page).toHaveTitle('学期管理 - 本科教学质量评估系统·听课子系统');
+  });
+
+  test('wrong password is rejected with the server message and no token is kept', async ({ page }) => {
+    await page.goto('/user/login');
+    await submitLogin(page, 'leader', 'Wrong#Pass1');
+    await expect(page.getByRole('alert')).toContainText('用户名或密码错误');
+    await expect(page).toHaveURL(/\/user\/login/);
+    expect(await accessToken(page)).toBe('');
+  });
+
+  test('captcha is asked after repeated failures', async ({ browser }) => {
+    // Own address, so the per-address counter does not make the other tests need a captcha.
+    const ctx = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '10.77.0.9' } });
+    const page = await ctx.newPage();
+    await page.goto('/user/login');
+    await expect(page.getByPlaceholder('请输入验证码')).toHaveCount(0);
+    for (let i = 0; i < 3; i++) {
+      await submitLogin(page, 'h2_nobody', `Wrong#Pass${i}`);
+      await expect(page.getByRole('alert')).toContainText('用户名或密码错误');
+    }
+    await submitLogin(page, 'h2_nobody', DEMO_PASSWORD);
+    await expect(page.getByRole('alert')).toContainText('验证码');
+    await expect(page.getByPlaceholder('请输入验证码')).toBeVisible();
+    await expect(page.getByAltText('验证码')).toHaveAttribute('src', /^data:image\//);
+    // A wrong captcha is refused and the image is renewed.
+    const first = await page.getByAltText('验证码').getAttribute('src');
+    await page.getByPlaceholder('请输入验证码').fill('zzzz');
+    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await expect(page.getByRole('alert')).toContainText('验证码错误');
+    await expect.poll(() => page.getByAltText('验证码').getAttribute('src')).not.toBe(first);
+    await ctx.close();
+  });
+
+  test('with a token, login paths go home; unknown paths go to /404', async ({ page }) => {
+    await login(page, 'teacher');
+    await expect(page).toHaveURL(/\/dashboard\/analysis$/);
+    await expect(page).toHaveTitle('本科教学质量评估系统·听课子系统');
+    await page.goto('/user/login');
+    await expect(page).toHaveURL(/\/dashboard\/analysis$/);
+    await page.goto('/no/such/page');
+    await expect(page).toHaveURL(/\/404$/);
+    await expect(page.getByText('抱歉，你访问的页面不存在')).toBeVisible();
+  });
+
+  test('logout asks first, then clears the session', async ({ page }) => {
+    await login(page, 'supervisor');
+    await userMenu(page, '退出登录');
+    await expect(page.getByText('真的要注销登录吗 ?')).toBeVisible();
+    await page.getByRole('button', { name: /取\s*消/ }).click();
+    await expect(page.locator('.basic-layout')).toBeVisible();
+    const token = await accessToken(page);
+    await userMenu(page, '退出登录');
+    await page.getByRole('button', { name: /确\s*定/ }).click();
+    await expect(page).toHaveURL(/\/user\/login/);
+    expect(await accessToken(page)).toBe('');
+    // The server session is gone too.
+    const r = await page.request.get('/jeecg-boot/sys/permission/getUserPermissionByToken', { headers: { 'X-Access-Token': token } });
+    expect(r.status()).toBe(401);
+    await page.goto('/dashboard/analysis');
+    await expect(page).toHaveURL(/\/user\/login\?redirect=%2Fdashboard%2Fanalysis/);
+  });
+
+  test('token expiry: 401 shows one modal, 重新登录 goes to sign-in and back', async ({ page }) => {
+    await login(page, 'admin', { redirect: '/isystem/user' });
+    await expect(page).toHaveURL(/\/isystem\/user$/);
+    const token = await accessToken(page);
+    // End the session behind the app's back.
+    await page.request.post('/jeecg-boot/sys/logout', { headers: { 'X-Access-Token': token } });
+    await userMenu(page, '清理缓存');
+    const dialog = page.locator('.ant-modal-confirm');
+    await expect(dialog).toHaveCount(1);
+    await expect(dialog).toContainText('登录已过期');
+    await expect(dialog).toContainText('很抱歉，登录已过期，请重新登录');
+    await dialog.getByRole('button', { name: '重新登录' }).click();
+    await expect(page).toHaveURL(/\/user\/login\?redirect=%2Fisystem%2Fuser$/);
+    await submitLogin(page, 'admin');
+    await confirmLoginChoices(page);
+    await expect(page).toHaveURL(/\/isystem\/user$/);
+  });
+});
+
+test.describe('each demo account sees its own menu', () => {
+  const expectations: Record<string, { has: string[]; not: string[] }> = {
+    admin: { has: ['系统管理', '督导管理', '听课统计', '整改管理'], not: [] },
+    supervisor: { has: ['督导管理', '听课统计', '整改管理'], not: ['系统管理'] },
+    leader: { has: ['听课统计', '整改管理'], not: ['系统管理'] },
+    secretary: { has: ['督导管理', '听课统计', '整改管理'], not: ['系统管理'] },
+    deptadmin: { has: ['系统管理', '督导管理'], not: ['听课统计'] },
+    teacher: { has: ['督导管理', '整改管理'], not: ['系统管理', '听课统计'] },
+  };
+  for (const [user, e] of Object.entries(expectations)) {
+    test(user, async ({ page }) => {
+      await login(page, user);
+      const sider = page.locator('.layout-sider');
+      await expect(sider.getByText('首页', { exact: true })).toBeVisible();
+      for (const t of e.has) await expect(sider.getByText(t, { exact: true })).toBeVisible();
+      for (const t of e.not) await expect(sider.getByText(t, { exact: true })).toHaveCount(0);
+    });
+  }
+});

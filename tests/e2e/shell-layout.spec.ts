@@ -1,0 +1,164 @@
+import { expect, test, type Page } from '@playwright/test';
+import { login, openMenu, userMenu } from './helpers';
+
+const tabs = (page: Page) => page.locator('.layout-tabs .ant-tabs-tab');
+const tab = (page: Page, title: string) => page.locator('.layout-tabs .ant-tabs-tab', { hasText: title });
+const activeTab = (page: Page) => page.locator('.layout-tabs .ant-tabs-tab-active');
+
+async function tabAction(page: Page, title: string, action: string) {
+  await tab(page, title).locator('.tab-label').click({ button: 'right' });
+  await page.locator('.ant-dropdown:visible').getByText(action, { exact: true }).click();
+}
+
+test.describe('tabbed layout', () => {
+  test('open, close rules, context menu and refresh', async ({ page }) => {
+    await login(page, 'admin');
+    await expect(tabs(page)).toHaveCount(1);
+    await expect(activeTab(page)).toHaveText('首页');
+    // Home has no close button.
+    await expect(tab(page, '首页').locator('.ant-tabs-tab-remove')).toHaveCount(0);
+
+    await openMenu(page, '督导管理', '学期管理');
+    await openMenu(page, '督导管理', '教室管理');
+    await openMenu(page, '督导管理', '课程管理');
+    await expect(tabs(page)).toHaveText(['首页', '学期管理', '教室管理', '课程管理']);
+    await expect(page).toHaveURL(/\/supervisor\/course$/);
+    await expect(page.locator('.layout-breadcrumb')).toContainText('督导管理');
+    await expect(page.locator('.layout-breadcrumb')).toContainText('课程管理');
+
+    // Revisiting a tab activates it; it is not added again.
+    await openMenu(page, '督导管理', '学期管理');
+    await expect(tabs(page)).toHaveCount(4);
+    await expect(activeTab(page)).toHaveText('学期管理');
+
+    // Closing the active tab selects its neighbour.
+    await tab(page, '学期管理').locator('.ant-tabs-tab-remove').click();
+    await expect(tabs(page)).toHaveText(['首页', '教室管理', '课程管理']);
+    await expect(activeTab(page)).toHaveText('首页');
+    await expect(page).toHaveURL(/\/dashboard\/analysis$/);
+
+    // Close right of 首页 keeps only 首页.
+    await openMenu(page, '督导管理', '班级管理');
+    await tabAction(page, '教室管理', '关闭右侧');
+    await expect(tabs(page)).toHaveText(['首页', '教室管理']);
+    await expect(activeTab(page)).toHaveText('教室管理');
+
+    await openMenu(page, '督导管理', '学期管理');
+    await openMenu(page, '督导管理', '作息时间');
+    await tabAction(page, '学期管理', '关闭左侧');
+    await expect(tabs(page)).toHaveText(['首页', '学期管理', '作息时间']);
+    await tabAction(page, '学期管理', '关闭其他');
+    await expect(tabs(page)).toHaveText(['首页', '学期管理']);
+    await expect(activeTab(page)).toHaveText('学期管理');
+    await expect(page).toHaveURL(/\/supervisor\/term$/);
+
+    // Refresh re-creates the page (its DOM node is replaced).
+    const pane = page.locator('.page-pane').first();
+    await pane.evaluate((el) => el.setAttribute('data-marker', 'old'));
+    await tabAction(page, '学期管理', '刷新');
+    await expect(page.locator('.page-pane[data-marker="old"]')).toHaveCount(0);
+    await expect(page.locator('.page-pane')).toHaveCount(1);
+  });
+
+  test('the home tab and the last tab cannot be closed', async ({ page }) => {
+    await login(page, 'teacher');
+    await tabAction(page, '首页', '关闭其他');
+    await expect(tabs(page)).toHaveText(['首页']);
+    // Keyboard / programmatic close of home is refused with a message.
+    await page.goto('/account/center');
+    await expect(tabs(page)).toHaveText(['个人中心']);
+    await tab(page, '个人中心').locator('.ant-tabs-tab-remove').click();
+    await expect(page.locator('.ant-message')).toContainText('这是最后一页，不能再关闭了！');
+    await expect(tabs(page)).toHaveText(['个人中心']);
+  });
+});
+
+test('settings are persisted across reload', async ({ page }) => {
+  await login(page, 'admin');
+  await userMenu(page, '系统设置');
+  const drawer = page.locator('.settings-drawer');
+  await expect(drawer).toBeVisible();
+  await drawer.getByRole('radio', { name: '酱紫' }).click();
+  await drawer.getByRole('radio', { name: '亮色菜单风格' }).click();
+  await drawer.getByRole('switch', { name: '固定 Header' }).click();
+  // Turning off the fixed header turns off auto-hide too (and disables it).
+  await expect(drawer.getByRole('switch', { name: '下滑时隐藏 Header' })).not.toBeChecked();
+  await expect(drawer.getByRole('switch', { name: '下滑时隐藏 Header' })).toBeDisabled();
+  await drawer.getByRole('switch', { name: '色弱模式' }).click();
+  await expect(page.locator('body')).toHaveClass(/colorWeak/);
+  await page.reload();
+  await expect(page.locator('.basic-layout')).toBeVisible();
+  await expect(page.locator('body')).toHaveClass(/colorWeak/);
+  await expect(page.locator('.layout-sider')).toHaveClass(/ant-layout-sider-light/);
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('APP_SETTINGS') ?? '{}'));
+  expect(saved).toMatchObject({ primaryColor: '#722ED1', navTheme: 'light', fixedHeader: false, autoHideHeader: false, colorWeak: true });
+  // The primary colour reaches antd's tokens.
+  await userMenu(page, '系统设置');
+  const btn = page.locator('.settings-drawer').getByRole('button', { name: '保存配置' });
+  await expect(btn).toHaveCSS('background-color', 'rgb(114, 46, 209)');
+  await btn.click();
+  await expect(page.locator('.ant-message')).toContainText('保存成功');
+  // Top navigation mode moves the menu into the header.
+  await page.locator('.settings-drawer').getByRole('radio', { name: '顶部栏导航' }).click();
+  await page.reload();
+  await expect(page.locator('.layout-header .ant-menu-horizontal')).toBeVisible();
+  await expect(page.locator('.layout-sider')).toHaveCount(0);
+});
+
+test.describe('password change dialog', () => {
+  test('every rule has its message', async ({ page }) => {
+    await login(page, 'leader');
+    await userMenu(page, '密码修改');
+    const dlg = page.locator('.ant-modal', { hasText: '修改密码' });
+    await expect(dlg).toBeVisible();
+    const err = dlg.locator('.ant-form-item-explain-error');
+    await dlg.getByRole('button', { name: /确\s*定/ }).click();
+    await expect(err).toContainText(['请输入旧密码!', '请输入新密码', '请确认新密码!']);
+
+    const pw = dlg.getByPlaceholder('请输入新密码');
+    const newPwErrors = dlg.locator('.ant-form-item', { has: page.getByPlaceholder('请输入新密码') }).locator('.ant-form-item-explain-error');
+    const cases: [string, string][] = [
+      ['short1A', '密码长度需要在8-32位，数字、小写字母、大写字母、特殊字符，至少包含三种'],
+      ['alllowercase', '密码长度需要在8-32位，数字、小写字母、大写字母、特殊字符，至少包含三种'],
+      ['Leader#2026x', '密码不能包含用户名'],
+      ['Zaaa#9081x', '不能包含3个及以上相同或字典连续字符'],
+      ['Xabc#9081y', '不能包含3个及以上相同或字典连续字符'],
+      ['Gqwe#9081y', '不能包含3个及以上键盘连续字符'],
+    ];
+    for (const [value, message] of cases) {
+      await pw.fill(value);
+      await expect(newPwErrors.filter({ hasText: message })).toBeVisible();
+    }
+    await pw.fill('Gp#7x2Lm9q');
+    await expect(newPwErrors).toHaveCount(0);
+    await dlg.getByPlaceholder('请确认新密码').fill('Gp#7x2Lm9r');
+    await expect(dlg).toContainText('两次输入的密码不一样！');
+
+    // A wrong old password is refused by the server and nothing is lost.
+    await dlg.getByPlaceholder('请确认新密码').fill('Gp#7x2Lm9q');
+    await dlg.getByPlaceholder('请输入旧密码').fill('Not#TheOld1');
+    await dlg.getByRole('button', { name: /确\s*定/ }).click();
+    await expect(page.locator('.ant-message')).toContainText('旧密码输入错误');
+    await expect(dlg).toBeVisible();
+    await expect(pw).toHaveValue('Gp#7x2Lm9q');
+  });
+});
+
+test('department switch', async ({ page }) => {
+  await login(page, 'admin');
+  const before = await page.evaluate(() => JSON.parse(localStorage.getItem('Login_Userinfo') ?? '{}').value?.orgCode);
+  await userMenu(page, '切换部门');
+  const dlg = page.locator('.ant-modal', { hasText: '切换部门' });
+  await expect(dlg).toBeVisible();
+  await expect(dlg.locator('.ant-select-selection-item')).not.toHaveText('');
+  await dlg.locator('.ant-select').click();
+  const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+  expect(await options.count()).toBeGreaterThan(1);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option:not(.ant-select-item-option-selected)').first().click();
+  await dlg.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(page.locator('.ant-message')).toContainText('部门切换成功');
+  await expect(dlg).toBeHidden();
+  const after = await page.evaluate(() => JSON.parse(localStorage.getItem('Login_Userinfo') ?? '{}').value?.orgCode);
+  expect(after).toBeTruthy();
+  expect(after).not.toBe(before);
+});

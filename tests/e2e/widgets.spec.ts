@@ -1,0 +1,164 @@
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_PASSWORD } from './helpers';
+
+/**
+ * The widget library in Chromium. Widgets are driven through the static Storybook build, served by
+ * the test under the app's own origin (/__sb/…), so `?live=1` stories talk to the real server.
+ */
+const ROOT = resolve(import.meta.dirname, '../..');
+const SB = join(ROOT, 'storybook-static');
+const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png' };
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+test.beforeAll(() => {
+  test.setTimeout(180_000);
+  const built = existsSync(join(SB, 'index.json')) ? statSync(join(SB, 'index.json')).mtimeMs : 0;
+  if (built < Math.max(newest(join(ROOT, 'widgets')), newest(join(ROOT, '.storybook')))) execSync('npx storybook build --quiet', { cwd: ROOT, stdio: 'ignore' });
+});
+
+async function story(page: Page, id: string, live = false) {
+  await page.route('**/__sb/**', (route) => {
+    const path = decodeURIComponent(new URL(route.request().url()).pathname.replace(/^\/__sb\/?/, '')) || 'index.html';
+    const file = join(SB, path);
+    if (!file.startsWith(SB) || !existsSync(file) || statSync(file).isDirectory()) return route.fulfill({ status: 404, body: '' });
+    return route.fulfill({ status: 200, body: readFileSync(file), contentType: MIME[extname(file)] ?? 'application/octet-stream' });
+  });
+  await page.goto(`/__sb/iframe.html?id=${encodeURIComponent(id)}&viewMode=story${live ? '&live=1' : ''}`);
+}
+
+async function signIn(page: Page) {
+  const r = await page.request.post('/jeecg-boot/sys/login', { data: { username: 'admin', password: DEMO_PASSWORD } });
+  const body = (await r.json()) as { result: { token: string; userInfo: unknown } };
+  expect(body.result.token).toBeTruthy();
+  await page.goto('/__sb/none');
+  await page.evaluate(({ token, user }) => {
+    const expire = Date.now() + 3_600_000;
+    localStorage.setItem('Access-Token', JSON.stringify({ value: token, expire }));
+    localStorage.setItem('Login_Userinfo', JSON.stringify({ value: user, expire }));
+  }, { token: body.result.token, user: body.result.userInfo });
+}
+
+const cell = (page: Page, row: number | string, col: string) => page.locator(`.ag-row[row-index="${row}"] [col-id="${col}"]`);
+const output = (page: Page) => page.getByTestId('value');
+
+test('editable table: 1,000 rows — virtual rows, edit, validate, add, drag, delete, statistics', async ({ page }) => {
+  await story(page, '可编辑表格-jeditabletable--rows-1000');
+  await expect(cell(page, 0, 'name')).toContainText('教师1');
+  // Only rows near the viewport are in the DOM.
+  expect(await page.locator('.ag-row[row-index]').count()).toBeLessThan(60);
+  await expect(cell(page, 'b-0', '__seq')).toHaveText('合计');
+  await expect(cell(page, 'b-0', 'score')).toHaveText('79,800');
+  await expect(cell(page, 'b-1', 'score')).toHaveText('79.8');
+
+  // Edit a score: the footer follows.
+  await cell(page, 0, 'score').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('100');
+  await page.keyboard.press('Enter');
+  await expect(cell(page, 'b-0', 'score')).toHaveText('79,840');
+
+  // Validate on input: an invalid mobile shows the error while typing, then on the cell.
+  await cell(page, 1, 'mobile').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('12345');
+  await expect(page.locator('.j-cell-input-error')).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(cell(page, 1, 'mobile')).toHaveClass(/j-cell-error/);
+  await page.getByTestId('get-values').click();
+  await expect(output(page)).toHaveText('校验失败: 手机号格式不正确');
+  await cell(page, 1, 'mobile').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('13912345678');
+  await page.keyboard.press('Enter');
+  await expect(cell(page, 1, 'mobile')).not.toHaveClass(/j-cell-error/);
+
+  // Add a row (appended), then a second click inside 1500 ms is refused.
+  await page.getByRole('button', { name: '新 增' }).click();
+  await page.getByRole('button', { name: '新 增' }).click();
+  await expect(page.getByText('操作太快了，请稍后再试')).toBeVisible();
+  await page.getByTestId('get-values').click();
+  await expect(output(page)).toHaveText('校验失败: 请输入姓名'); // the new row has no name
+  const last = page.locator('.j-editable-table .ag-grid-viewport');
+  await last.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(cell(page, 1000, 'name')).toBeVisible();
+  await cell(page, 1000, 'name').click();
+  await page.keyboard.type('新教师');
+  await page.keyboard.press('Enter');
+  await last.evaluate((el) => (el.scrollTop = 0));
+
+  // Drag row 1 below row 2: orderNum renumbered from 1.
+  const handle = cell(page, 0, '__drag').locator('.ag-drag-handle');
+  const target = cell(page, 1, 'name');
+  const a = (await handle.boundingBox())!;
+  const b = (await target.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + 5, a.y + 20, { steps: 5 });
+  await page.mouse.move(b.x + 10, b.y + b.height - 5, { steps: 10 });
+  await page.mouse.up();
+  await expect(cell(page, 0, 'name')).toContainText('教师2');
+  await page.getByTestId('get-values').click();
+  await expect(output(page)).toHaveText('共 1001 行; 删除 ; 首行 教师2 序号 1');
+
+  // Select two rows and delete them: saved ids go to the delete list.
+  await cell(page, 0, 'ag-Grid-SelectionColumn').locator('input').check();
+  await cell(page, 1, 'ag-Grid-SelectionColumn').locator('input').check();
+  await expect(page.getByTestId('selection')).toHaveText('selected:2');
+  await page.getByRole('button', { name: '删 除' }).click();
+  await page.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await page.getByTestId('get-values').click();
+  await expect(output(page)).toHaveText(/^共 999 行; 删除 r2,r1; /);
+});
+
+test('dictionary select and user picker against the real API', async ({ page }) => {
+  await signIn(page);
+  await story(page, '字典-dictionary-widgets--select', true);
+  await page.locator('.ant-select').click();
+  await page.locator('.ant-select-item-option').filter({ hasText: '女' }).click();
+  await expect(output(page)).toHaveText('值: "2"');
+
+  await story(page, '选择器-pickers--user', true);
+  await page.getByRole('button', { name: '选 择' }).click();
+  const modal = page.locator('.ant-modal-content');
+  await expect(modal.getByText('选择用户')).toBeVisible();
+  await expect(modal.locator('.ant-table-row').first()).toBeVisible();
+  await modal.locator('.ant-table-row').filter({ hasText: 'admin' }).first().click();
+  await modal.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(output(page)).toHaveText('值: "admin"');
+});
+
+test('file upload against the real API', async ({ page }) => {
+  await signIn(page);
+  await story(page, '上传-uploads--file', true);
+  await page.locator('input[type=file]').setInputFiles({ name: 'observation.txt', mimeType: 'text/plain', buffer: Buffer.from('听课记录附件') });
+  await expect(page.locator('.j-upload-done')).toBeVisible();
+  await expect(output(page)).toHaveText(/^值: "demo\/.+"$/);
+});
+
+test('cron builder: parts, cascades, day/week exclusion and the preview', async ({ page }) => {
+  await story(page, 'cron-cron-builder--builder');
+  const expr = page.getByLabel('Cron表达式');
+  await expect(expr).toHaveValue('0 0/5 * * * ? *');
+  await expect(page.locator('.j-cron-preview div')).toHaveCount(11);
+  await page.getByRole('tab', { name: '时' }).click();
+  await page.getByRole('tabpanel').getByRole('checkbox', { name: '08' }).check();
+  await expect(expr).toHaveValue('0 0/5 8 * * ? *');
+  await page.getByRole('tab', { name: '周' }).click();
+  await page.getByRole('tabpanel').getByRole('checkbox', { name: '周一' }).check();
+  await expect(expr).toHaveValue('0 0/5 8 ? * 2 *');
+  await page.getByRole('tab', { name: '日' }).click();
+  await page.getByRole('tabpanel').getByText('本月最后一天').click();
+  await expect(expr).toHaveValue('0 0/5 8 L * ? *');
+  await expect(page.locator('.j-cron-preview div').nth(1)).toHaveText(/^\d{4}-\d{2}-\d{2} 08:\d{2}:00$/);
+});

@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { getDefaultStore } from 'jotai';
+import type { InternalAxiosRequestConfig } from 'axios';
+import { axiosInstance, http, REQUEST_TIMEOUT, setLowAppIdSource } from '@/http/client';
+import { tenantAtom, tokenAtom } from '@/session/store';
+import { afterLoginTarget, loginOutcome } from '@/session/actions';
+
+// Capture what would go on the wire instead of sending it (the client's own logic is under test).
+let seen: InternalAxiosRequestConfig[] = [];
+axiosInstance.defaults.adapter = async (config) => {
+  seen.push(config);
+  return { data: { success: true, code: 200, message: '', result: null }, status: 200, statusText: 'OK', headers: {}, config };
+};
+const store = getDefaultStore();
+afterEach(() => {
+  seen = [];
+  store.set(tokenAtom, '');
+  store.set(tenantAtom, 0);
+  setLowAppIdSource(() => undefined);
+});
+
+describe('HTTP client (SPEC §7)', () => {
+  it('sends token, tenant-id (0 when none) and the 300 s timeout', async () => {
+    await http.get('/sys/x');
+    expect(seen[0]!.headers['tenant-id']).toBe('0');
+    expect(seen[0]!.headers['X-Access-Token']).toBeUndefined();
+    expect(seen[0]!.timeout).toBe(REQUEST_TIMEOUT);
+    store.set(tokenAtom, 'tok');
+    store.set(tenantAtom, 3);
+    await http.post('/sys/y', { a: 1 });
+    expect(seen[1]!.headers['X-Access-Token']).toBe('tok');
+    expect(seen[1]!.headers['tenant-id']).toBe('3');
+  });
+  it('adds _t to GETs except dictionary items', async () => {
+    await http.get('/sys/list', { a: 1 });
+    await http.get('/sys/dict/getDictItems/sex');
+    await http.post('/sys/add', {});
+    expect(seen[0]!.params).toMatchObject({ a: 1, _t: expect.any(Number) });
+    expect(seen[1]!.params?._t).toBeUndefined();
+    expect(seen[2]!.params?._t).toBeUndefined();
+  });
+  it('sends X-Low-App-ID on low-app routes', async () => {
+    setLowAppIdSource(() => 'app7');
+    await http.get('/x');
+    expect(seen[0]!.headers['X-Low-App-ID']).toBe('app7');
+  });
+});
+
+describe('session rules', () => {
+  it('login succeeds only with code 200 and a token', () => {
+    expect(() => loginOutcome({ success: true, code: 0, message: 'x', result: { token: 't' } as never })).toThrow('x');
+    expect(() => loginOutcome({ success: false, code: 500, message: '用户名或密码错误', result: null as never })).toThrow('用户名或密码错误');
+    expect(loginOutcome({ success: true, code: 200, message: '', result: { token: 't' } as never }).token).toBe('t');
+  });
+  it('redirects only to local, non-login paths', () => {
+    expect(afterLoginTarget('?redirect=%2Fsupervisor%2Fterm%3Fx%3D1')).toBe('/supervisor/term?x=1');
+    expect(afterLoginTarget('?redirect=https%3A%2F%2Fevil.example')).toBe('/dashboard/analysis');
+    expect(afterLoginTarget('?redirect=%2F%2Fevil.example')).toBe('/dashboard/analysis');
+    expect(afterLoginTarget('?redirect=%2Fuser%2Flogin')).toBe('/dashboard/analysis');
+    expect(afterLoginTarget('')).toBe('/dashboard/analysis');
+  });
+});
+
+describe('signed helpers', () => {
+  it('match the server computation and send X-Sign / X-TIMESTAMP', async () => {
+    const { computeSign: serverSign } = await import('@server/auth/signature');
+    const { computeSign, setSignSecret } = await import('@/http/client');
+    setSignSecret('s3cret');
+    const params = { b: 2, a: 'x', _t: 5 };
+    expect(computeSign('/sys/dict/loadDict/sex', params)).toBe(serverSign({ b: 2, a: 'x' }, 's3cret'));
+    expect(computeSign('/sys/api/a,b', {})).toBe(serverSign({ 'x-path-variable': 'a,b' }, 's3cret'));
+    await http.signedGet('/sys/dict/loadDict/sex', { keyword: 'm' });
+    expect(seen[0]!.headers['X-Sign']).toMatch(/^[0-9A-F]{32}$/);
+    expect(seen[0]!.headers['X-TIMESTAMP']).toMatch(/^\d{14}$/);
+  });
+});
