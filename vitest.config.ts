@@ -30,6 +30,19 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      {
+        // Several processes on one PostgreSQL server, and fault injection: run by .ci/run only.
+        extends: true,
+        test: {
+          name: 'cluster',
+          include: ['tests/cluster/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/helpers/api-global-setup.ts'],
+          pool: 'forks',
+          maxWorkers: 1,
+          testTimeout: 60_000,
+        },
+      },
     ],
   },
 });

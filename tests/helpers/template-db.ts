@@ -50,9 +50,21 @@ function adminUrl(url: string, dbName: string) {
   return u.toString();
 }
 
+/** Removes templates of older source versions and leftover copies (crashed runs). */
+function sweep(keep: string) {
+  if (!existsSync(TMP)) return;
+  const cutoff = Date.now() - 30 * 60_000;
+  for (const n of readdirSync(TMP)) {
+    const p = join(TMP, n);
+    const stale = /^template-/.test(n) ? n !== keep && statSync(p).mtimeMs < Date.now() - 5 * 60_000 : /^(run|e2e)-/.test(n) && statSync(p).mtimeMs < cutoff;
+    if (stale) rmSync(p, { recursive: true, force: true });
+  }
+}
+
 /** Builds the template if missing; returns how to find it. Called from vitest's globalSetup. */
 export async function ensureTemplate(): Promise<string> {
   const hash = sourceHash();
+  sweep(`template-${hash}`);
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `tpl_${hash}`;
