@@ -19,7 +19,7 @@ const schema: PageSchema = {
 };
 
 describe('FormModal', () => {
-  it('validates required fields, evaluates visibility over $values and disables in detail mode', async () => {
+  it('validates required fields and hides fields whose visibility expression is false', async () => {
     const errors = vi.spyOn(console, 'error');
     const { unmount } = render(
       <App>
@@ -33,5 +33,28 @@ describe('FormModal', () => {
     expect(await screen.findByText('该字段是必填字段')).toBeInTheDocument();
     await waitFor(() => expect(errors).not.toHaveBeenCalled());
     unmount();
+  });
+
+  it('edit mode evaluates disabled over $mode and shows linked fields from the record; detail mode disables everything', async () => {
+    const record = { id: '1', name: '甲', kind: 2, code: 'C1', extra: 'x' };
+    const edit = render(
+      <App>
+        <FormModal schema={schema} mode="edit" record={record} onClose={() => undefined} onSaved={() => undefined} />
+      </App>,
+    );
+    expect(await screen.findByText('编辑')).toBeInTheDocument();
+    // kind 2 (a number from the server) matches the dictionary option "2": the linked field shows.
+    expect(await screen.findByText('附加')).toBeInTheDocument();
+    expect(screen.getByLabelText('编号')).toBeDisabled();
+    expect(screen.getByLabelText('名称')).not.toBeDisabled();
+    edit.unmount();
+    render(
+      <App>
+        <FormModal schema={schema} mode="detail" record={record} onClose={() => undefined} onSaved={() => undefined} />
+      </App>,
+    );
+    expect(await screen.findByText('详情')).toBeInTheDocument();
+    expect(await screen.findByLabelText('名称')).toBeDisabled();
+    expect(screen.getByRole('button', { name: /确\s*定/ })).toBeDisabled();
   });
 });

@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Drawer, Input, InputNumber, Modal, Select, Space, Spin, Switch, Table, Tabs } from 'antd';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, App, Button, Drawer, Input, InputNumber, Modal, Select, Space, Spin, Switch, Table, Tabs } from 'antd';
 import { createForm, type Form } from '@formily/core';
 import { FormProvider } from '@formily/react';
 import { FormLayout } from '@formily/antd-v5';
@@ -41,7 +41,7 @@ function SubTableEditor({ sub, rows, onChange, readOnly, dicts, invalid }: {
       if (c.type === 'number') return <InputNumber disabled={readOnly} status={status} value={v as number} onChange={(x) => set(r._key, c.key, x)} />;
       if (c.type === 'switch') return <Switch disabled={readOnly} checked={v === 'Y'} onChange={(x) => set(r._key, c.key, x ? 'Y' : 'N')} />;
       if (c.type === 'select' || options)
-        return <Select disabled={readOnly} status={status} style={{ width: '100%' }} value={v as string} options={options} onChange={(x) => set(r._key, c.key, x)} allowClear />;
+        return <Select disabled={readOnly} status={status} style={{ width: '100%' }} value={v === undefined || v === null ? undefined : String(v)} options={options} onChange={(x) => set(r._key, c.key, x)} allowClear />;
       return <Input disabled={readOnly} status={status} value={(v as string) ?? ''} onChange={(e) => set(r._key, c.key, e.target.value)} />;
     },
   }));
@@ -81,6 +81,27 @@ function SubTableEditor({ sub, rows, onChange, readOnly, dicts, invalid }: {
   );
 }
 
+/**
+ * Saves one sub-table through its own resource: removed rows deleted, new rows added with the
+ * foreign key, changed rows edited. Returns the first error message, if any.
+ */
+async function saveSubRows(s: SubTableSchema, masterId: unknown, before: Row[], after: Row[]): Promise<string | undefined> {
+  const fk = s.foreignKey ?? 'pid';
+  const kept = new Set(after.map((r) => r.id).filter(Boolean));
+  const removed = before.filter((r) => !kept.has(r.id)).map((r) => String(r.id));
+  if (removed.length) {
+    const r = await http.delete(`${s.resource}/deleteBatch`, { ids: removed.join(',') + ',' });
+    if (!r.success) return r.message;
+  }
+  for (const row of after) {
+    const old = before.find((b) => b.id === row.id);
+    if (old && s.columns.every((c) => old[c.key] === row[c.key])) continue;
+    const r = row.id ? await http.put(`${s.resource}/edit`, { ...old, ...row }) : await http.post(`${s.resource}/add`, { ...row, [fk]: masterId });
+    if (!r.success) return r.message;
+  }
+  return undefined;
+}
+
 /** Required cells of every sub-table; returns the failing tab and cells. */
 export function validateSubTables(subs: SubTableSchema[], rows: SubRows): { tab?: string; cells: Set<string> } {
   const cells = new Set<string>();
@@ -106,6 +127,7 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
   const [tab, setTab] = useState(subs[0]?.key);
   const [invalid, setInvalid] = useState<Set<string>>(new Set());
   const [saving, setSaving] = useState(false);
+  const loadedSub = useRef<Record<string, Row[]>>({});
   const form: Form = useMemo(() => {
     const initial = record ? { ...record } : undefined;
     // Dictionary values are strings; integer columns come back as numbers.
@@ -124,6 +146,7 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
         void http.get<{ records: Row[] } | Row[]>(s.listUrl, { [s.foreignKey ?? 'id']: id, pageSize: 1000 }).then((r) => {
           if (!live || !r.success) return;
           const list = Array.isArray(r.result) ? r.result : (r.result?.records ?? []);
+          loadedSub.current[s.key] = list;
           setSubRows((x) => ({ ...x, [s.key]: list.map(withKey) }));
         });
     }
@@ -149,7 +172,9 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
       return;
     }
     const values: Row = { ...(toJS(form.values) as Row) };
-    for (const s of subs) values[s.field ?? s.key] = (subRows[s.key] ?? []).map(({ _key, ...r }) => (void _key, r));
+    const strip = (rows: Array<Row & { _key: string }>) => rows.map(({ _key, ...r }) => (void _key, r));
+    // Sub-tables with their own resource are saved row by row after the master; others go with it.
+    for (const s of subs) if (!s.resource) values[s.field ?? s.key] = strip(subRows[s.key] ?? []);
     const url = mode === 'add' ? urls.add : urls.edit;
     if (!url) {
       message.error(mode === 'add' ? '请设置url.add属性!' : '请设置url.edit属性!');
@@ -158,10 +183,22 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
     setSaving(true);
     try {
       const r = mode === 'add' ? await http.post(url, values) : await http.put(url, { ...record, ...values });
-      if (r.success) {
-        message.success(r.message);
-        onSaved();
-      } else message.warning(r.message);
+      if (!r.success) {
+        message.warning(r.message);
+        return;
+      }
+      const masterId = record?.[schema.rowKey ?? 'id'];
+      for (const s of subs) {
+        if (!s.resource || mode !== 'edit') continue;
+        const failed = await saveSubRows(s, masterId, loadedSub.current[s.key] ?? [], strip(subRows[s.key] ?? []));
+        if (failed) {
+          setTab(s.key);
+          message.warning(`${s.title}保存失败：${failed}`);
+          return;
+        }
+      }
+      message.success(r.message);
+      onSaved();
     } finally {
       setSaving(false);
     }
@@ -182,11 +219,18 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
             key: s.key,
             label: s.title,
             forceRender: true,
-            children: (
+            children: s.resource && mode === 'add' ? (
+              <Alert type="info" showIcon message={`请先保存，再维护${s.title}`} />
+            ) : (
               <SubTableEditor
                 sub={s}
                 rows={subRows[s.key] ?? []}
-                onChange={(rows) => setSubRows((x) => ({ ...x, [s.key]: rows }))}
+                onChange={(rows) => {
+                  const next = { ...subRows, [s.key]: rows };
+                  setSubRows(next);
+                  // A corrected cell loses its error mark at once; new errors wait for the next submit.
+                  if (invalid.size) setInvalid(new Set([...validateSubTables(subs, next).cells].filter((c) => invalid.has(c))));
+                }}
                 readOnly={mode === 'detail'}
                 dicts={dicts ?? {}}
                 invalid={invalid}

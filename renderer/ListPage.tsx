@@ -1,9 +1,10 @@
-import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space, Table, Tooltip } from 'antd';
 import type { TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
+import { useNavigate } from 'react-router-dom';
 import { http } from '@/http/client';
 import { getWidget } from '@widgets/registry';
 import { condition } from './expr';
@@ -20,6 +21,8 @@ type Row = Record<string, unknown>;
 export type FormMode = 'add' | 'edit' | 'detail';
 
 const DEFAULT_ELLIPSIS = 25;
+/** `{field}` placeholders of an action url, filled from the row (URI-encoded). */
+const fill = (url: string, record?: Row) => url.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(record?.[k] ?? '')));
 const showTotal = (total: number, range: [number, number]) => `${range[0]}-${range[1]} 共${total}条`;
 
 /** The standard actions a list page gets when its schema lists none. */
@@ -180,6 +183,7 @@ function storedHidden(pageId: string): string[] {
 
 export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchema }) {
   const { message, modal } = App.useApp();
+  const navigate = useNavigate();
   const urls = useMemo(() => urlsOf(schema), [schema]);
   const rowKey = schema.rowKey ?? 'id';
   const { scope, perms } = useSessionScope();
@@ -212,7 +216,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     if (schema.kind !== 'tree-list') return undefined;
     const hasChild = schema.tree?.hasChildField ?? 'hasChild';
     const mark = (r: Row): Row => (r[hasChild] === '1' || r[hasChild] === true || r[hasChild] === 1 ? { ...r, children: [] } : r);
-    return { mark, parentField: schema.tree?.parentField ?? 'pid', url: urls.children ?? urls.list };
+    return { mark, parentField: schema.tree?.parentField ?? 'pid', root: schema.tree?.root ?? '0', url: urls.children ?? urls.list };
   }, [schema, urls]);
   const expand = useCallback(
     async (open: boolean, record: Row) => {
@@ -231,7 +235,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   );
 
   const params = useCallback(
-    () => ({ ...query, ...superQuery, column: sort.column, order: sort.order, field: ['id', '', ...(schema.columns ?? []).map((c) => c.dataIndex)].join(',') }),
+    (): Record<string, unknown> => ({ ...query, ...superQuery, column: sort.column, order: sort.order, field: ['id', '', ...(schema.columns ?? []).map((c) => c.dataIndex)].join(',') }),
     [query, superQuery, sort, schema],
   );
 
@@ -248,7 +252,11 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     const mine = ++seq.current;
     setLoading(true);
     try {
-      const p = Object.fromEntries(Object.entries({ ...params(), pageNo: current, pageSize }).filter(([, v]) => v !== undefined && v !== ''));
+      const base = params();
+      // A tree list shows its roots; a search shows matching rows flat.
+      const searching = Object.keys(query).length > 0 || !!superQuery.superQueryParams;
+      if (tree && !searching) base[tree.parentField] = tree.root;
+      const p = Object.fromEntries(Object.entries<unknown>({ ...base, pageNo: current, pageSize }).filter(([, v]) => v !== undefined && v !== ''));
       const r = await http.get<{ records: Row[]; total: number | string } | Row[]>(urls.list, p);
       if (mine !== seq.current) return;
       if (!r.success) {
@@ -265,10 +273,12 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
       }
       setRows(tree ? records.map(tree.mark) : records);
       setTotal(count);
+    } catch {
+      // HTTP errors are reported by the client's interceptors (SPEC §8); the page stays usable.
     } finally {
       if (mine === seq.current) setLoading(false);
     }
-  }, [schema, urls, params, current, pageSize, message, tree]);
+  }, [schema, urls, params, current, pageSize, message, tree, query, superQuery]);
 
   useEffect(() => {
     void load();
@@ -362,14 +372,26 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
         case 'import':
           setImporting(true);
           return;
-        case 'link':
-          if (a.url) window.open(a.url.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(record?.[k] ?? ''))), '_blank', 'noopener');
+        case 'link': {
+          if (!a.url) return;
+          const url = fill(a.url, record);
+          if (url.startsWith('/')) navigate(url);
+          else window.open(url, '_blank', 'noopener');
           return;
+        }
         case 'api': {
           if (!a.url) return;
-          const body = record ?? { ids: selected.join(',') };
+          if (!record && !selected.length) {
+            message.warning('请选择一条记录！');
+            return;
+          }
+          const url = fill(a.url, record);
           const method = a.method ?? 'post';
-          const r = method === 'get' || method === 'delete' ? await http[method](a.url, record ? { id: record[rowKey] } : { ids: selected.join(',') }) : await http[method](a.url, body);
+          const ids = { ids: selected.join(',') };
+          const r =
+            method === 'get' || method === 'delete'
+              ? await http[method](url, /\{/.test(a.url) ? undefined : record ? { id: record[rowKey] } : ids)
+              : await http[method](url, record ?? ids);
           if (r.success) {
             message.success(r.message);
             void load();
@@ -378,8 +400,15 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
         }
       }
     },
-    [remove, selected, rowKey, exportXls, load, message, modal],
+    [remove, selected, rowKey, exportXls, load, message, modal, navigate],
   );
+
+  // Cells call actions through a stable function, so selection changes don't rebuild every row.
+  const runRef = useRef(runAction);
+  useLayoutEffect(() => {
+    runRef.current = runAction;
+  }, [runAction]);
+  const runStable = useCallback((a: ActionSchema, r?: Row) => runRef.current(a, r), []);
 
   const columns = useMemo<ColumnsType<Row>>(() => {
     const cols: ColumnsType<Row> = (schema.columns ?? [])
@@ -402,11 +431,11 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
         align: 'center',
         width: 150,
         fixed: (schema.columns?.length ?? 0) > 8 ? 'right' : undefined,
-        render: (_: unknown, r: Row) => <RowActions actions={rowActions} record={r} cond={cond} run={runAction} />,
+        render: (_: unknown, r: Row) => <RowActions actions={rowActions} record={r} cond={cond} run={runStable} />,
       });
     }
     return cols;
-  }, [schema, hidden, sort, dicts, rowActions, cond, runAction]);
+  }, [schema, hidden, sort, dicts, rowActions, cond, runStable]);
 
   const onChange: TableProps<Row>['onChange'] = (pg, _filters, sorter) => {
     const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row> | undefined;

@@ -3,6 +3,7 @@ import { createSchemaField } from '@formily/react';
 import { Schema, type ISchema } from '@formily/json-schema';
 import { allWidgets } from '@widgets/registry';
 import { registerBaseWidgets } from '@widgets/base';
+import '@widgets/index';
 import { evaluate } from './expr';
 import type { DictOption } from './dict';
 import type { FormFieldSchema, FormSchema } from './types';

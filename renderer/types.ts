@@ -72,6 +72,8 @@ export interface SubTableSchema {
   listUrl?: string;
   /** Foreign-key field name on the child rows. */
   foreignKey?: string;
+  /** The child entity's resource: rows are saved through it (edit mode) instead of with the master. */
+  resource?: string;
   columns: Array<{ key: string; title: string; type?: string; dict?: string; required?: boolean; width?: number; options?: Array<{ label: string; value: string }> }>;
 }
 
@@ -138,7 +140,7 @@ export interface PageSchema {
   /** Static rows (demo pages without an API). */
   data?: Array<Record<string, unknown>>;
   /** tree-list */
-  tree?: { parentField?: string; hasChildField?: string };
+  tree?: { parentField?: string; hasChildField?: string; root?: string };
   /** detail / result / dashboard / report */
   sections?: Array<{ title?: string; columns?: number; items: Array<{ label: string; field?: string; value?: unknown; dict?: string }> }>;
   status?: 'success' | 'error' | 'info' | 'warning' | '403' | '404' | '500';

@@ -32,6 +32,6 @@ function stop(code = 0) {
 process.on('SIGINT', () => stop());
 process.on('SIGTERM', () => stop());
 
-run(bin('tsx'), ['watch', '--clear-screen=false', '--include', 'schemas/**', 'server/main.ts'], { PORT: apiPort, HOST: '127.0.0.1' });
+run(bin('tsx'), ['watch', '--clear-screen=false', '--include', 'schemas/entities/**', 'server/main.ts'], { PORT: apiPort, HOST: '127.0.0.1' });
 run(bin('vite'), ['--port', webPort, '--strictPort'], { API_PORT: apiPort });
 console.log(`dev: API on http://127.0.0.1:${apiPort}, app on http://localhost:${webPort}`);

@@ -86,6 +86,9 @@ export function App() {
   useEffect(() => {
     document.body.classList.toggle('colorWeak', s.colorWeak);
   }, [s.colorWeak]);
+  useEffect(() => {
+    document.documentElement.style.setProperty('--app-primary', s.primaryColor);
+  }, [s.primaryColor]);
   return (
     <ConfigProvider locale={zhCN} theme={{ algorithm: theme.defaultAlgorithm, token: { colorPrimary: s.primaryColor, colorLink: s.primaryColor, borderRadius: 4 } }}>
       <AntApp>

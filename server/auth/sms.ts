@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import dayjs from 'dayjs';
+import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { BizError } from '../http/envelope.js';
@@ -68,10 +69,10 @@ export async function verifySmsCode(ctx: ServerContext, mobile: string, purpose:
   if (!row || row.used_at || dayjs().isAfter(dayjs(row.expires_at as string))) throw new BizError('短信验证码已失效，请重新获取');
   if (Number(row.tries) >= SMS_MAX_TRIES) throw new BizError('验证码错误次数过多，请重新获取');
   const good = row.code_hash === codeHash(mobile, String(code ?? '').trim());
-  await ctx.db
-    .updateTable('sys_sms_outbox')
-    .set(good ? { used_at: now() } : { tries: Number(row.tries) + 1 })
-    .where('id', '=', row.id)
-    .execute();
+  // Conditional updates: two concurrent guesses cannot both use the last try, nor one code log in twice.
+  const r = good
+    ? await ctx.db.updateTable('sys_sms_outbox').set({ used_at: now() }).where('id', '=', row.id).where('used_at', 'is', null).where('tries', '<', SMS_MAX_TRIES).executeTakeFirst()
+    : await ctx.db.updateTable('sys_sms_outbox').set({ tries: sql`tries + 1` }).where('id', '=', row.id).where('tries', '<', SMS_MAX_TRIES).executeTakeFirst();
   if (!good) throw new BizError('短信验证码错误');
+  if (!Number(r.numUpdatedRows)) throw new BizError('短信验证码已失效，请重新获取');
 }

@@ -60,6 +60,9 @@ async function bump(ctx: ServerContext, id: string, lockAfter: number) {
 
 export async function recordFailure(ctx: ServerContext, username: string, ip: string): Promise<void> {
   const n = ctx.cfg.login.lockAfterFailures;
+  // Forget stale counters (guessed user names would otherwise pile up).
+  const stale = fmt(dayjs().subtract(1, 'day'));
+  await ctx.db.deleteFrom('sys_login_attempt').where('last_fail_at', '<', stale).where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now())])).execute();
   await bump(ctx, accountKey(username), n);
   await bump(ctx, addressKey(ip), n * ADDRESS_FACTOR);
 }

@@ -8,7 +8,7 @@ import { newId, now } from '../util.js';
 import { loadDataRules, dataRuleConditions } from './data-rules.js';
 import { allFields, columnOf, primaryField, type EntityField, type EntitySchema } from './entity-types.js';
 import { hooksOf, type EntityQuery, type HookContext, type Row, type SaveMode } from './hooks.js';
-import { conditionSql, parsePaging, parseSort, plainConditions, superConditions, type Condition, type Query } from './query.js';
+import { coerce, conditionSql, parsePaging, parseSort, plainConditions, superConditions, type Condition, type Query } from './query.js';
 import { checkValue } from './validate.js';
 
 export function hookContext(ctx: ServerContext, req: FastifyRequest, entity: string | EntitySchema, db: DB = ctx.db): HookContext {
@@ -66,6 +66,20 @@ export async function scopedQuery(h: HookContext, db: DB = h.db): Promise<Entity
   for (const hk of hooksOf(e.name)) if (hk.listScope) qb = hk.listScope(h, qb);
   return qb;
 }
+
+/** A client-sent id converted to the primary key's type; undefined when it cannot be one (= not found). */
+export function pkValue(e: EntitySchema, raw: unknown): string | number | undefined {
+  const pk = primaryField(e);
+  const v = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+  if (!v) return undefined;
+  if (pk.type === 'string') return v.length <= (pk.length ?? 255) ? v : undefined;
+  try {
+    return coerce(pk, v) as string | number;
+  } catch {
+    return undefined;
+  }
+}
+const pkValues = (e: EntitySchema, raw: string[]) => [...new Set(raw.map((x) => pkValue(e, x)).filter((x): x is string | number => x !== undefined))];
 
 const selectPublic = (e: EntitySchema, qb: EntityQuery) => qb.select(publicFields(e).map((f) => sql.ref(`t.${columnOf(f)}`).as(columnOf(f))));
 
@@ -133,15 +147,19 @@ export async function listRows(h: HookContext, q: Query): Promise<Page<Row>> {
 export async function exportRows(h: HookContext, q: Query, cap: number): Promise<Row[]> {
   const e = h.entity;
   let qb = applyFilters(e, await scopedQuery(h), q);
-  const sel = typeof q.selections === 'string' ? q.selections.split(',').filter(Boolean) : [];
-  if (sel.length) qb = qb.where(sql.ref(`t.${columnOf(primaryField(e))}`), 'in', sel);
+  const rawSel = typeof q.selections === 'string' ? q.selections.split(',').filter(Boolean) : [];
+  if (rawSel.length) {
+    const sel = pkValues(e, rawSel);
+    qb = sel.length ? qb.where(sql.ref(`t.${columnOf(primaryField(e))}`), 'in', sel) : qb.where(sql<boolean>`false`);
+  }
   const raw = await selectPublic(e, applySort(e, qb, q)).limit(cap).execute();
   return finish(h, raw);
 }
 
-export async function getRow(h: HookContext, id: unknown, db: DB = h.db): Promise<Row | undefined> {
-  if (typeof id !== 'string' || id === '') return undefined;
+export async function getRow(h: HookContext, rawId: unknown, db: DB = h.db): Promise<Row | undefined> {
   const e = h.entity;
+  const id = pkValue(e, rawId);
+  if (id === undefined) return undefined;
   const r = await selectPublic(e, (await scopedQuery(h, db)).where(sql.ref(`t.${columnOf(primaryField(e))}`), '=', id)).executeTakeFirst();
   if (!r) return undefined;
   return (await finish({ ...h, db }, [r]))[0];
@@ -153,15 +171,20 @@ export async function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Pro
   return db.transaction().execute(fn);
 }
 
-/** Fields a client may set: not primary, not readonly, not secret, not audit, not scope fields. */
+/**
+ * Fields a client may set: not readonly, not secret, not audit, not tenant scope; the primary key
+ * only when it is client-chosen (non-string keys such as tenant numbers; string ids are generated).
+ */
 export function writableFields(e: EntitySchema): EntityField[] {
   const scopeFields = new Set([e.scope?.tenant].filter(Boolean));
-  return e.fields.filter((f) => !f.primary && !f.readonly && !f.secret && !scopeFields.has(f.name));
+  return e.fields.filter((f) => (f.primary ? f.type !== 'string' : true) && !f.readonly && !f.secret && !scopeFields.has(f.name));
 }
 
-async function checkUnique(db: DB, e: EntitySchema, values: Row, id: string | undefined) {
+async function checkUnique(db: DB, e: EntitySchema, values: Row, id: string | number | undefined) {
   for (const f of e.fields) {
-    if (!f.unique || f.primary || values[f.name] === null || values[f.name] === undefined) continue;
+    // a client-chosen (non-string) primary key is checked on add like a unique field
+    const pkOnAdd = f.primary && f.type !== 'string' && id === undefined;
+    if (!(f.unique || pkOnAdd) || (f.primary && !pkOnAdd) || values[f.name] === null || values[f.name] === undefined) continue;
     let q = db.selectFrom(e.table).select(sql`1`.as('x')).where(sql.ref(columnOf(f)), '=', values[f.name]);
     if (id) q = q.where(sql.ref(columnOf(primaryField(e))), '<>', id);
     const del = delFlagField(e);
@@ -207,15 +230,17 @@ export async function saveRow(h: HookContext, input: Row, mode: SaveMode): Promi
   return inTransaction(h.db, async (trx) => {
     const th: HookContext = { ...h, db: trx };
     let old: Row | undefined;
-    let id: string;
+    let id: string | number;
     if (mode === 'edit') {
-      id = String(input[pk.name] ?? '');
-      old = await getRow(th, id, trx);
-      if (!old) throw new BizError('未找到对应数据');
+      const given = pkValue(e, input[pk.name]);
+      old = given === undefined ? undefined : await getRow(th, given, trx);
+      if (!old || given === undefined) throw new BizError('未找到对应数据');
+      id = given;
       for (const f of e.fields) if (f.required && Object.prototype.hasOwnProperty.call(row, f.name) && row[f.name] === null) throw new BizError(`${label(f)}不能为空`);
     } else {
-      id = newId();
-      row[pk.name] = id;
+      if (pk.type === 'string') row[pk.name] = newId();
+      else if (row[pk.name] === null || row[pk.name] === undefined) throw new BizError(`${label(pk)}不能为空`);
+      id = row[pk.name] as string | number;
       if (e.scope?.tenant) row[e.scope.tenant] = h.user.tenantId;
       if (e.scope?.department && (row[e.scope.department] === undefined || row[e.scope.department] === null)) row[e.scope.department] = h.user.orgCode;
     }
@@ -250,8 +275,10 @@ export async function saveRow(h: HookContext, input: Row, mode: SaveMode): Promi
 export async function deleteRows(h: HookContext, ids: string[]): Promise<number> {
   const e = h.entity;
   const pk = primaryField(e);
-  const wanted = [...new Set(ids.map((s) => s.trim()).filter(Boolean))];
-  if (!wanted.length) throw new BizError('请选择要删除的数据');
+  const asked = [...new Set(ids.map((s) => s.trim()).filter(Boolean))];
+  if (!asked.length) throw new BizError('请选择要删除的数据');
+  const wanted = pkValues(e, asked);
+  if (wanted.length !== asked.length) throw new BizError(asked.length === 1 ? '未找到对应数据' : '部分数据不存在或无权删除，未删除任何数据');
   if (wanted.length > 1000) throw new BizError('一次最多删除1000条数据');
   return inTransaction(h.db, async (trx) => {
     const th: HookContext = { ...h, db: trx };

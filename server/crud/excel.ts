@@ -64,50 +64,105 @@ function cellText(v: ExcelJS.CellValue): { text: string; formula: boolean } {
   return { text: String(v), formula: false };
 }
 
+/** Sum of the uncompressed sizes declared in a zip's central directory; Infinity when unreadable or ZIP64. */
+export function zipInflatedSize(buf: Buffer): number {
+  const min = Math.max(0, buf.length - 65_557);
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= min; i--)
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  if (eocd < 0) return Infinity;
+  const entries = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  let total = 0;
+  for (let n = 0; n < entries; n++) {
+    if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) return Infinity;
+    const size = buf.readUInt32LE(p + 24);
+    if (size === 0xffffffff) return Infinity;
+    total += size;
+    p += 46 + buf.readUInt16LE(p + 28) + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
+  }
+  return total;
+}
+
+/** Decompressed size an import may reach (zip-bomb guard, checked before any inflating). */
+export const MAX_INFLATED_BYTES = 300 * 1024 * 1024;
+/** Up to this decompressed size a file the streaming reader failed on is read again in full. */
+const FALLBACK_INFLATED_BYTES = 64 * 1024 * 1024;
+
 /**
  * Streams the first sheet of an .xlsx: finds the header row (first of the first 5 rows naming a
  * known title — so JeecgBoot's "title / 导出人 / header" layout works too), then yields data rows.
  * Stops with a clear message past `maxRows`, without reading the rest.
  */
-export async function readXlsx(buf: Buffer, fileName: string, titles: string[], maxRows: number): Promise<SheetRow[]> {
+export async function readXlsx(
+  buf: Buffer,
+  fileName: string,
+  titles: string[],
+  maxRows: number,
+  maxInflated = MAX_INFLATED_BYTES,
+  onError?: (err: unknown) => void,
+): Promise<SheetRow[]> {
   if (buf.length >= 4 && buf.readUInt32BE(0) === 0xd0cf11e0) throw new BizError(`文件“${fileName}”是旧版 .xls 格式，暂不支持，请在 Excel 中另存为 .xlsx 后再导入`);
   if (buf.length < 4 || buf.readUInt32BE(0) !== 0x504b0304) throw new BizError(`文件“${fileName}”不是有效的 Excel（.xlsx）文件`);
+  const inflated = zipInflatedSize(buf);
+  if (inflated === Infinity) throw new BizError(`文件“${fileName}”不是有效的 Excel（.xlsx）文件`);
+  if (inflated > maxInflated) throw new BizError(`文件“${fileName}”解压后超过${Math.round(maxInflated / 1024 / 1024)}MB，已拒绝，请拆分后再导入`);
   const known = new Set(titles);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(buf), { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
-  const out: SheetRow[] = [];
+  let out: SheetRow[] = [];
   let header: Map<number, string> | undefined;
+  const take = (rowNo: number, values: ExcelJS.CellValue[]) => {
+    if (!header) {
+      if (rowNo > 5) throw new BizError(`文件“${fileName}”的前5行中没有找到表头（应包含：${titles.slice(0, 5).join('、')}…）`);
+      const h = new Map<number, string>();
+      values.forEach((v, i) => {
+        const t = cellText(v).text.trim();
+        if (known.has(t)) h.set(i, t);
+      });
+      if (h.size) header = h;
+      return;
+    }
+    if (out.length >= maxRows) throw new BizError(`文件“${fileName}”超过${maxRows}行的导入上限，未导入任何数据，请拆分后再导入`);
+    const cells: Record<string, string> = {};
+    const formulas: string[] = [];
+    let any = false;
+    for (const [i, t] of header) {
+      const c = cellText(values[i]);
+      if (c.formula) formulas.push(t);
+      const text = unneutralise(c.text.trim());
+      if (text !== '' || c.formula) any = true;
+      cells[t] = text;
+    }
+    if (any) out.push({ rowNo, cells, formulas });
+  };
   try {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(buf), { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
     for await (const ws of reader) {
-      for await (const row of ws) {
-        const values = row.values as ExcelJS.CellValue[];
-        if (!header) {
-          if (row.number > 5) throw new BizError(`文件“${fileName}”的前5行中没有找到表头（应包含：${titles.slice(0, 5).join('、')}…）`);
-          const h = new Map<number, string>();
-          values.forEach((v, i) => {
-            const t = cellText(v).text.trim();
-            if (known.has(t)) h.set(i, t);
-          });
-          if (h.size) header = h;
-          continue;
-        }
-        if (out.length >= maxRows) throw new BizError(`文件“${fileName}”超过${maxRows}行的导入上限，未导入任何数据，请拆分后再导入`);
-        const cells: Record<string, string> = {};
-        const formulas: string[] = [];
-        let any = false;
-        for (const [i, t] of header) {
-          const c = cellText(values[i]);
-          if (c.formula) formulas.push(t);
-          const text = unneutralise(c.text.trim());
-          if (text !== '' || c.formula) any = true;
-          cells[t] = text;
-        }
-        if (any) out.push({ rowNo: row.number, cells, formulas });
-      }
+      for await (const row of ws) take(row.number, row.values as ExcelJS.CellValue[]);
       break; // only the first sheet
     }
   } catch (err) {
     if (err instanceof BizError) throw err;
-    throw new BizError(`文件“${fileName}”无法读取，请确认是有效的 .xlsx 文件`);
+    onError?.(err);
+    // exceljs' streaming reader intermittently loses zip entries (exceljs#3064). The file is in
+    // memory and its inflated size is bounded, so a moderate file is read again in full.
+    if (inflated > FALLBACK_INFLATED_BYTES) throw new BizError(`文件“${fileName}”无法读取，请确认是有效的 .xlsx 文件`);
+    out = [];
+    header = undefined;
+    const wb = new ExcelJS.Workbook();
+    try {
+      await wb.xlsx.load(buf as unknown as ArrayBuffer);
+    } catch (again) {
+      onError?.(again);
+      throw new BizError(`文件“${fileName}”无法读取，请确认是有效的 .xlsx 文件`);
+    }
+    const ws = wb.worksheets[0];
+    if (ws) {
+      if (ws.rowCount > maxRows + 5) throw new BizError(`文件“${fileName}”超过${maxRows}行的导入上限，未导入任何数据，请拆分后再导入`);
+      ws.eachRow((row, n) => take(n, row.values as ExcelJS.CellValue[]));
+    }
   }
   if (!header) throw new BizError(`文件“${fileName}”中没有找到表头（应包含：${titles.slice(0, 5).join('、')}…）`);
   return out;

@@ -51,7 +51,7 @@ export async function importFile(h: HookContext, file: ImportFile, maxRows: numb
   const e = h.entity;
   const fields = excelFields(e).filter((f) => writableFields(e).includes(f));
   if (!fields.length) throw new BizError(`“${e.title}”没有可导入的列`);
-  const sheet = await readXlsx(file.data, file.name, fields.map((f) => f.excel!), maxRows);
+  const sheet = await readXlsx(file.data, file.name, fields.map((f) => f.excel!), maxRows, undefined, (err) => h.req.log.warn({ err, file: file.name }, 'xlsx could not be read'));
   const dicts = await reverseDicts(h, fields);
   const errors: RowError[] = [];
   const rows: Array<{ rowNo: number; row: Row }> = [];
@@ -88,7 +88,7 @@ export async function importFile(h: HookContext, file: ImportFile, maxRows: numb
     }
   }
   // Uniqueness within the file and against stored rows (one query per unique column).
-  for (const f of e.fields.filter((x) => x.unique && fields.includes(x))) {
+  for (const f of e.fields.filter((x) => (x.unique || (x.primary && x.type !== 'string')) && fields.includes(x))) {
     const seen = new Map<unknown, number>();
     for (const { rowNo, row } of rows) {
       const v = row[f.name];
@@ -113,7 +113,7 @@ export async function importFile(h: HookContext, file: ImportFile, maxRows: numb
     const stamp = now();
     const prepared: Row[] = [];
     for (const { row } of rows) {
-      row[pk.name] = newId();
+      if (pk.type === 'string') row[pk.name] = newId();
       if (e.scope?.tenant) row[e.scope.tenant] = h.user.tenantId;
       if (e.scope?.department && (row[e.scope.department] === undefined || row[e.scope.department] === null)) row[e.scope.department] = h.user.orgCode;
       if (e.audit !== false) Object.assign(row, { createBy: h.user.username, createTime: stamp });

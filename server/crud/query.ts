@@ -59,8 +59,8 @@ export function coerce(f: EntityField, raw: unknown, edge?: 'begin' | 'end'): un
       return String(n);
     }
     case 'boolean':
-      if (s === true || s === 'true' || s === '1' || s === 'Y' || s === 1) return true;
-      if (s === false || s === 'false' || s === '0' || s === 'N' || s === 0) return false;
+      if (s === true || s === 'true' || s === '1' || s === 'Y' || s === '是' || s === 1) return true;
+      if (s === false || s === 'false' || s === '0' || s === 'N' || s === '否' || s === 0) return false;
       throw new BizError(`“${label(f)}”的值“${String(raw)}”不是有效的是/否`);
     case 'date':
       if (typeof s === 'string' && DATE_RE.test(s)) return s;
@@ -182,7 +182,7 @@ export function parsePaging(q: Query, defaultSize = 10): { pageNo: number; pageS
   const num = (v: unknown, name: string, dflt: number) => {
     if (v === undefined || v === '') return dflt;
     const n = Number(v);
-    if (!Number.isInteger(n)) throw new BizError(`${name}必须是整数`);
+    if (!Number.isSafeInteger(n)) throw new BizError(`${name}必须是整数`);
     return n;
   };
   const pageNo = num(q.pageNo, '页码 pageNo', 1);

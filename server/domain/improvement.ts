@@ -262,7 +262,12 @@ export async function registerImprovement(api: FastifyInstance, ctx: ServerConte
       await deleteRows(h(req), str(q(req).ids).split(','));
       return ok(null, '批量删除成功!');
     });
-    api.post(`${base}/transition`, { config: { auth: `${P}:list` } }, async (req) => ok(await transition(ctx, req, kind, body(req)), '操作成功！'));
+    api.post(`${base}/transition`, { config: { auth: `${P}:list` } }, async (req) => {
+      // The action may come in the query (a screen's row button posts the row as the body).
+      const b = body(req);
+      const action = b.action ?? q(req).action;
+      return ok(await transition(ctx, req, kind, { ...b, action, comment: b.comment ?? q(req).comment }), '操作成功！');
+    });
   }
 
   /** Pre-filled values for a task raised from a flagged lecture record (one click in the record screen). */

@@ -184,6 +184,13 @@ export function registerRecordHooks() {
     decorateRows: decorate,
     listScope: (h, qb) => qb.where((eb) => recordVisibility(eb, h.user)),
   });
+  // Index scores are visible exactly when their record is.
+  defineEntityHooks('sup_index_score', {
+    listScope: (h, qb) =>
+      qb.where(({ exists, selectFrom }) =>
+        exists(selectFrom(`${E} as r`).select(sql`1`.as('x')).whereRef('r.id', '=', 't.record_id').where((eb) => recordVisibility(eb, h.user, 'r'))),
+      ),
+  });
 }
 
 type Q = Record<string, unknown>;
@@ -200,6 +207,7 @@ async function visible(ctx: ServerContext, req: FastifyRequest, id: unknown, db:
 export async function registerLectureRecords(api: FastifyInstance, ctx: ServerContext) {
   registerRecordHooks();
   const h = (req: FastifyRequest) => hookContext(ctx, req, E);
+  api.get('/supervisor/indexScore/list', { config: { auth: 'supervisor:indexScore:list' } }, async (req) => ok(await listRows(hookContext(ctx, req, 'sup_index_score'), q(req))));
   api.get(`/supervisor/lectureRecord/list`, { config: { auth: `${P}:list` } }, async (req) => ok(await listRows(h(req), q(req))));
   api.get(`/supervisor/lectureRecord/queryById`, { config: { auth: [`${P}:queryById`, `${P}:list`] } }, async (req) => ok(await visible(ctx, req, q(req).id)));
   api.post(`/supervisor/lectureRecord/add`, { config: { auth: `${P}:add` } }, async (req) => {

@@ -157,15 +157,14 @@ async function bandsOf(db: DB): Promise<GradeBand[]> {
 }
 
 export async function performance(db: DB, f: ReportFilter): Promise<PerformanceRow[]> {
+  // Aggregate the narrow record rows per teacher first, then join names (no sort of wide rows).
   const { rows } = await sql<Record<string, unknown>>`
-    select r.teacher_id, u.realname, d.depart_name, u.title, count(*) as n, avg(r.total_score) as avg, max(r.total_score) as max, min(r.total_score) as min,
-           sum(r.total_score) as sum
-    from (${validRecords(f, 'teacher')}) r
-    join sys_user u on u.id = r.teacher_id
+    with agg as (select r.teacher_id, count(*) as n, avg(r.total_score) as avg, max(r.total_score) as max, min(r.total_score) as min, sum(r.total_score) as sum
+                 from (${validRecords(f, 'teacher')}) r where r.total_score is not null group by r.teacher_id)
+    select agg.*, u.realname, d.depart_name, u.title
+    from agg join sys_user u on u.id = agg.teacher_id
     left join sys_depart d on d.org_code = u.org_code
-    where r.total_score is not null
-    group by r.teacher_id, u.realname, d.depart_name, u.title
-    order by avg(r.total_score) desc, r.teacher_id`.execute(db);
+    order by agg.avg desc, agg.teacher_id`.execute(db);
   const bands = await bandsOf(db);
   return rows.map((r) => {
     const n = Number(r.n);
@@ -186,12 +185,13 @@ export async function gradeDistribution(db: DB, f: ReportFilter, by: 'depart' | 
   const key =
     by === 'category' ? sql`coalesce(c.category, '')` : by === 'title' ? sql`coalesce(u.title, '')` : sql`coalesce(d.depart_name, '')`;
   const { rows } = await sql<{ k: string; grade: string; n: string }>`
-    select ${key} as k, r.grade, count(*) as n
-    from (${validRecords(f, 'teacher')}) r
-    join sys_user u on u.id = r.teacher_id
+    with agg as (select r.teacher_id, r.course_id, r.grade, count(*) as n from (${validRecords(f, 'teacher')}) r
+                 where r.grade is not null group by r.teacher_id, r.course_id, r.grade)
+    select ${key} as k, agg.grade, sum(agg.n) as n
+    from agg
+    join sys_user u on u.id = agg.teacher_id
     left join sys_depart d on d.org_code = u.org_code
-    left join sup_course c on c.id = r.course_id
-    where r.grade is not null
+    left join sup_course c on c.id = agg.course_id
     group by 1, 2 order by 1, 2`.execute(db);
   const m = new Map<string, Record<string, number | string>>();
   for (const r of rows) {

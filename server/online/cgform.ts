@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import type { DB } from '../db/index.js';
 import { BizError, fail, ok } from '../http/envelope.js';
@@ -152,6 +153,11 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
       return picked;
     });
     const h = hookContext(ctx, req, headEntity());
+    /** A new table name must not belong to anything already in the database. */
+    const assertFreeTable = async (db: DB, name: unknown) => {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_schema = current_schema() and table_name = ${str(name)}`.execute(db);
+      if (rows[0]!.n > 0) throw new BizError(`数据库中已存在表“${str(name)}”，请换一个表名`);
+    };
     return inTransaction(ctx.db, async (trx) => {
       const th = { ...h, db: trx };
       let headId: string;
@@ -162,11 +168,13 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
         if (old.isDbSynch === 'Y' && body.head!.tableName !== undefined && body.head!.tableName !== old.tableName) throw new BizError('表已同步到数据库，不能修改表名');
         const entity = formEntity({ ...old, ...body.head }, fields);
         checkFormEntity(ctx, entity);
+        if (entity.table !== old.tableName) await assertFreeTable(trx, entity.table);
         await saveRow(th, { ...body.head, id: headId }, 'edit');
         await trx.updateTable('onl_cgform_head').set({ is_db_synch: 'N' }).where('id', '=', headId).execute();
       } else {
         const entity = formEntity(body.head!, fields);
         checkFormEntity(ctx, entity);
+        await assertFreeTable(trx, entity.table);
         headId = str((await saveRow(th, body.head!, 'add')).id);
       }
       await trx.deleteFrom('onl_cgform_field').where('cgform_head_id', '=', headId).execute();

@@ -272,3 +272,69 @@ export const lectureSeedSteps = [
   { name: 'lecture-base', demo: true, run: seedLectureBase },
   { name: 'lecture-records', demo: true, run: (ctx: ServerContext) => seedLectureRecords(ctx) },
 ];
+
+/**
+ * Bulk generator for benchmarks (`npm run seed -- --scale N`): about N × 2,000 more lecture records
+ * with index scores, spread over listeners, schedule lines and the taught weeks of every term, in
+ * set-based SQL (generate_series) so a million records on PostgreSQL take minutes. Scores follow a
+ * per-record quality drawn from the record id, so records and their index scores agree.
+ */
+export async function bulkLectureRecords(db: DB, scale: number): Promise<number> {
+  const set = await db.selectFrom('sup_index_set').select('id').where('status', '=', 'PUBLISHED').where('lesson_kind', '=', 'THEORY').executeTakeFirst();
+  if (!set) return 0;
+  let added = 0;
+  const terms = await db.selectFrom('sup_term').select(['id', 'code', 'start_date', 'is_current']).execute();
+  for (const term of terms) {
+    const doneWeeks = term.is_current ? 11 : 18;
+    const n = Math.round(1000 * scale);
+    const prefix = `TK${String(term.code).replace(/-/g, '')}`;
+    const base = Number((await sql<{ v: string }>`select coalesce((select value from sup_counter where name = ${prefix}), 0) as v`.execute(db)).rows[0]!.v);
+    // q in [0.6, 0.99): the share of each index's maximum this record scores.
+    const qOf = (idRef: ReturnType<typeof sql.ref>) => sql`(0.6 + ((('x' || substr(${idRef}, 1, 8))::bit(32)::int & 65535) / 65535.0) * 0.39)`;
+    const q = qOf(sql.ref('r.id'));
+    const total = sql`(select sum(least(i.max_score, round(i.max_score * ${q} * 2) / 2)) from sup_index i where i.set_id = ${set.id} and i.level = 2)`;
+    const res = await sql`
+      with l as (select array_agg(id order by id) as ids from sys_user where listener_category is not null and del_flag = 0),
+           s as (select array_agg(id order by id) as ids from sup_course_schedule where term_id = ${term.id}),
+           picks as (
+             select g, l.ids[1 + floor(random() * array_length(l.ids, 1))::int] as listener_id,
+                    s.ids[1 + floor(random() * array_length(s.ids, 1))::int] as line_id,
+                    1 + floor(random() * ${doneWeeks})::int as week, random() as rnd
+             from generate_series(1, ${n}) g, l, s where array_length(l.ids, 1) > 0 and array_length(s.ids, 1) > 0),
+           rows as (
+             select md5(p.g::text || clock_timestamp()::text || random()::text) as id, p.*, sl.task_id, sl.weekday, sl.start_section, sl.end_section, sl.classroom_id,
+                    (date_trunc('week', ${term.start_date}::date) + ((p.week - 1) * 7 + sl.weekday - 1) * interval '1 day')::date as lecture_date
+             from picks p join sup_course_schedule sl on sl.id = p.line_id)
+      insert into sup_lecture_record (id, record_no, term_id, listener_id, listener_name, listener_org_code, teacher_id, teacher_name, teacher_org_code,
+        course_task_id, schedule_id, course_id, course_name, class_names, classroom_id, classroom_name, lecture_date, week, weekday, start_section, end_section,
+        lecture_type, mode, expected_count, actual_count, late_count, index_set_id, total_score, strengths, suggestions, need_improve, status, submit_time, create_by, create_time)
+      select r.id, ${prefix} || lpad((${base} + r.g)::text, 7, '0'), ${term.id}, r.listener_id, lu.realname, lu.org_code, k.teacher_id, tu.realname, tu.org_code,
+        r.task_id, r.line_id, k.course_id, k.course_name, k.class_names, r.classroom_id, room.name, r.lecture_date, r.week, r.weekday, r.start_section, r.end_section,
+        (array['RANDOM','RANDOM','TRACK','GUIDE'])[1 + floor(r.rnd * 4)::int], case when r.rnd < 0.15 then 'ONLINE' else 'OFFLINE' end,
+        k.student_count, k.student_count, 0, ${set.id}, ${total}, ${STRENGTHS[0]}, ${SUGGESTIONS[0]}, false,
+        case when ${term.is_current} then (array['SUBMITTED','CONFIRMED','CONFIRMED','DRAFT'])[1 + floor(r.rnd * 4)::int] else 'ARCHIVED' end,
+        r.lecture_date + time '18:00', lu.username, r.lecture_date + time '17:00'
+      from rows r
+      join sup_course_task k on k.id = r.task_id
+      join sys_user lu on lu.id = r.listener_id
+      join sys_user tu on tu.id = k.teacher_id
+      left join sup_classroom room on room.id = r.classroom_id
+      where k.teacher_id <> r.listener_id
+      on conflict do nothing`.execute(db);
+    const inserted = Number(res.numAffectedRows ?? 0);
+    added += inserted;
+    await sql`insert into sup_counter (name, value) values (${prefix}, ${base + n}) on conflict (name) do update set value = greatest(sup_counter.value, excluded.value)`.execute(db);
+    // Scores of the new records (those without scores yet), with the same quality as their total; then grades.
+    await sql`
+      insert into sup_index_score (id, record_id, index_id, index_name, max_score, score, term_id, teacher_id, listener_id)
+      select md5(r.id || i.id), r.id, i.id, i.name, i.max_score, least(i.max_score, round(i.max_score * ${q} * 2) / 2), r.term_id, r.teacher_id, r.listener_id
+      from sup_lecture_record r
+      join sup_index i on i.set_id = r.index_set_id and i.level = 2
+      where r.term_id = ${term.id} and r.grade is null and r.total_score is not null`.execute(db);
+    await sql`
+      update sup_lecture_record r set
+        grade = case when total_score >= 90 then 'EXCELLENT' when total_score >= 80 then 'GOOD' when total_score >= 70 then 'MEDIUM' when total_score >= 60 then 'PASS' else 'FAIL' end
+      where r.term_id = ${term.id} and r.grade is null and r.total_score is not null`.execute(db);
+  }
+  return added;
+}

@@ -126,6 +126,40 @@ export function grantedIds(rows: PermRow[], role: (typeof ROLES)[number]): Set<s
   return out;
 }
 
+interface RuleRow {
+  id: string;
+  permissionId: string;
+  screen: string;
+  name: string;
+  column: string;
+  condition: string;
+  value: string;
+}
+
+function dataRuleRows(rows: PermRow[]): RuleRow[] {
+  const out: RuleRow[] = [];
+  const walk = (ms: MenuSeed[]) => {
+    for (const m of ms) {
+      for (const r of m.dataRules ?? []) out.push({ id: permId(`rule|${m.url}|${r.name}`), permissionId: permId(m.url), screen: m.url, ...r });
+      if (m.children) walk(m.children);
+    }
+  };
+  walk(MENU_TREE);
+  const ids = new Set(rows.map((r) => r.id));
+  return out.filter((r) => ids.has(r.permissionId));
+}
+
+/** permission id → data rule ids a role's rules name on the screens they match. */
+function roleDataRules(rules: RuleRow[], role: (typeof ROLES)[number]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const g of role.grants)
+    for (const name of g.dataRules ?? [])
+      for (const r of rules)
+        if (r.name === name && g.menus.some((p) => p === '*' || p === r.screen || (p.endsWith('/*') && r.screen.startsWith(p.slice(0, -1)))))
+          out.set(r.permissionId, [...(out.get(r.permissionId) ?? []), r.id]);
+  return out;
+}
+
 /**
  * Inserts the menu/button rows and the seeded roles that are missing, then grants to each role the
  * rows inserted now (or everything, for a role created now) that its rules match. Existing rows and
@@ -151,12 +185,33 @@ export async function syncMenus(ctx: ServerContext): Promise<void> {
       .execute();
     for (const r of newRoles) roleIds.set(r.code, roleId(r.code));
   }
+  // Data rules of screens (stable ids), inserted where missing.
+  const rules = dataRuleRows(rows);
+  const haveRules = new Set((await ctx.db.selectFrom('sys_permission_data_rule').select('id').execute()).map((r) => r.id as string));
+  const freshRules = rules.filter((r) => !haveRules.has(r.id));
+  if (freshRules.length) {
+    await ctx.db
+      .insertInto('sys_permission_data_rule')
+      .values(freshRules.map(({ id, permissionId, name, column, condition, value }) => ({
+        id, permission_id: permissionId, rule_name: name, rule_column: column, rule_conditions: condition, rule_value: value, status: '1', create_by: 'system', create_time: now(),
+      })))
+      .execute();
+    await ctx.db.updateTable('sys_permission').set({ rule_flag: 1 }).where('id', 'in', [...new Set(freshRules.map((r) => r.permissionId))]).execute();
+  }
+
   const freshIds = new Set(fresh.map((r) => r.id));
   const grants: Array<Record<string, unknown>> = [];
   for (const role of ROLES) {
     const isNew = newRoles.includes(role);
-    for (const pid of grantedIds(rows, role))
-      if (isNew || freshIds.has(pid)) grants.push({ id: sha256(`rp|${role.code}|${pid}`).slice(0, 32), role_id: roleIds.get(role.code)!, permission_id: pid, operate_date: now() });
+    const ruleIds = roleDataRules(rules, role);
+    for (const pid of grantedIds(rows, role)) {
+      const ids = ruleIds.get(pid) ?? [];
+      const row = { id: sha256(`rp|${role.code}|${pid}`).slice(0, 32), role_id: roleIds.get(role.code)!, permission_id: pid, operate_date: now(), data_rule_ids: ids.join(',') || null };
+      if (isNew || freshIds.has(pid)) grants.push(row);
+      // A data rule new to this database reaches the existing grant too.
+      else if (ids.some((id) => freshRules.some((r) => r.id === id)))
+        await ctx.db.updateTable('sys_role_permission').set({ data_rule_ids: ids.join(',') }).where('role_id', '=', row.role_id).where('permission_id', '=', pid).where('data_rule_ids', 'is', null).execute();
+    }
   }
   for (let i = 0; i < grants.length; i += 500)
     await ctx.db

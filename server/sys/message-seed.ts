@@ -8,6 +8,7 @@ const DICTS: Array<{ code: string; name: string; items: Array<[string, string, s
   { code: 'msg_category', name: '消息类型', items: [['1', '通知公告'], ['2', '系统消息']] },
   { code: 'msg_type', name: '通告对象类型', items: [['ALL', '全体用户'], ['USER', '指定用户']] },
   { code: 'send_status', name: '发布状态', items: [['0', '未发布'], ['1', '已发布', 'green'], ['2', '已撤销', 'red']] },
+  { code: 'read_flag', name: '阅读状态', items: [['0', '未读', 'red'], ['1', '已读']] },
   { code: 'log_type', name: '日志类型', items: [['1', '登录日志'], ['2', '操作日志']] },
   { code: 'operate_type', name: '操作类型', items: [['1', '查询'], ['2', '添加'], ['3', '编辑'], ['4', '删除'], ['5', '导入'], ['6', '导出']] },
   { code: 'quartz_status', name: '任务状态', items: [['0', '正常', 'green'], ['-1', '停止', 'red']] },
@@ -24,7 +25,8 @@ const JOBS: Array<{ name: string; cron: string; status: number; description: str
 
 export const systemServiceSeeds: SeedStep[] = [
   {
-    name: 'sys-services-dicts',
+    // Keyed by content: a dictionary added here is seeded into existing databases too (inserts are idempotent).
+    name: `sys-services-dicts:${sha256(JSON.stringify(DICTS)).slice(0, 8)}`,
     async run(ctx) {
       const ts = now();
       for (const d of DICTS) {

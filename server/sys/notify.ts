@@ -93,10 +93,16 @@ class Hub {
     const ids = [...new Set([...this.clients].map((c) => c.sessionId))];
     const rows = await this.ctx.db
       .selectFrom('sys_session')
-      .select(['id', 'revoked_at', 'expires_at'])
+      .select(['id', 'revoked_at', 'expires_at', 'last_seen_at'])
       .where('id', 'in', ids)
       .execute();
-    const alive = new Set(rows.filter((r) => !r.revoked_at && dayjs().isBefore(dayjs(r.expires_at))).map((r) => r.id as string));
+    const t = dayjs();
+    const idle = this.ctx.cfg.session.idleMinutes;
+    const alive = new Set(
+      rows
+        .filter((r) => !r.revoked_at && t.isBefore(dayjs(r.expires_at)) && t.diff(dayjs(r.last_seen_at), 'minute', true) <= idle)
+        .map((r) => r.id as string),
+    );
     for (const c of this.clients)
       if (!alive.has(c.sessionId)) {
         this.clients.delete(c);

@@ -138,7 +138,11 @@ export async function registerPermissionAdmin(api: FastifyInstance, ctx: ServerC
         const id = String(body.id ?? '');
         const old = await trx.selectFrom('sys_permission').select(['id', 'parent_id']).where('id', '=', id).where('del_flag', '=', 0).executeTakeFirst();
         if (!old) throw new BizError('未找到对应数据');
-        if (v.parent_id === id) throw new BizError('上级菜单不能是自己');
+        // The new parent must not be the row itself or one of its descendants.
+        for (let cur = v.parent_id ? String(v.parent_id) : '', depth = 0; cur && depth < 100; depth++) {
+          if (cur === id) throw new BizError('上级菜单不能是自己或自己的下级菜单');
+          cur = String((await trx.selectFrom('sys_permission').select('parent_id').where('id', '=', cur).executeTakeFirst())?.parent_id ?? '');
+        }
         await trx.updateTable('sys_permission').set({ ...v, update_by: req.user!.username, update_time: now() }).where('id', '=', id).execute();
         if (v.parent_id) await trx.updateTable('sys_permission').set({ is_leaf: false }).where('id', '=', String(v.parent_id)).execute();
       }

@@ -39,6 +39,20 @@ async function setUserRoles(h: HookContext, userId: string, roleIds: string[]): 
   }
   const add = roleIds.filter((r) => !have.includes(r));
   const drop = have.filter((r) => !roleIds.includes(r));
+  // No escalation: a role carrying administrative codes the caller lacks can be neither given nor taken away by them.
+  if (add.length || drop.length) {
+    const codes = await h.db
+      .selectFrom('sys_role_permission as rp')
+      .innerJoin('sys_permission as p', 'p.id', 'rp.permission_id')
+      .innerJoin('sys_role as r', 'r.id', 'rp.role_id')
+      .select(['r.role_name', 'p.perms'])
+      .where('rp.role_id', 'in', [...add, ...drop])
+      .where('p.perms', 'is not', null)
+      .execute();
+    const admin = (c: string) => /^(system|monitor|online):/.test(c);
+    const over = codes.find((r) => String(r.perms).split(',').some((c) => admin(c.trim()) && !h.user.perms.has(c.trim())));
+    if (over) throw new BizError(`无权分配或移除角色“${over.role_name}”：该角色含有您没有的管理权限`);
+  }
   if (drop.length) await h.db.deleteFrom('sys_user_role').where('user_id', '=', userId).where('role_id', 'in', drop).execute();
   if (add.length) await h.db.insertInto('sys_user_role').values(add.map((role_id) => ({ id: newId(), user_id: userId, role_id }))).execute();
   return add.length + drop.length > 0;

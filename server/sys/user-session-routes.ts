@@ -40,7 +40,7 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
 
   api.post<{ Body: { username?: string; password?: string; captcha?: string; checkKey?: string } }>(
     '/sys/login',
-    { config: { auth: 'public' }, schema: body({ username: str(100), password: str(4096), captcha: str(16), checkKey: str(64) }) },
+    { config: { auth: 'public' }, schema: body({ username: str(100), password: { type: 'string' }, captcha: str(16), checkKey: str(64) }) },
     async (req) => {
       const username = (req.body.username ?? '').trim();
       const password = req.body.password ?? '';

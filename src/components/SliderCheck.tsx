@@ -13,7 +13,7 @@ export function SliderCheck({ onSuccess, width = 336 }: { onSuccess: () => void;
   const down = (e: React.PointerEvent<HTMLDivElement>) => {
     if (done) return;
     start.current = e.clientX - x;
-    e.currentTarget.setPointerCapture(e.pointerId);
+    e.currentTarget.setPointerCapture?.(e.pointerId);
   };
   const move = (e: React.PointerEvent<HTMLDivElement>) => {
     if (start.current === null || done) return;

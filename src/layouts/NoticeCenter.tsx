@@ -108,7 +108,8 @@ export function NoticeDetail({ notice, onClose }: { notice: Notice; onClose: () 
       <div data-testid="notice-detail">
         <h3 style={{ textAlign: 'center' }}>{notice.titile}</h3>
         <div style={{ textAlign: 'center', color: '#888', marginBottom: 12 }}>
-          发布人：{notice.sender ?? ''}　发布时间：{notice.sendTime ?? ''}
+          <span style={{ marginRight: 16 }}>发布人：{notice.sender ?? ''}</span>
+          <span>发布时间：{notice.sendTime ?? ''}</span>
         </div>
         {/* The body is sanitised by the server when it is saved (xss whitelist). */}
         <div className="notice-body" dangerouslySetInnerHTML={{ __html: notice.msgContent ?? '' }} />

@@ -17,7 +17,22 @@ export const BUILTIN_PAGES: Record<string, Lazy> = {
   'exception/403': lazy(() => import('@/pages/exception/Exception403')),
   'exception/404': lazy(() => import('@/pages/exception/Exception404')),
   'exception/500': lazy(() => import('@/pages/exception/Exception500')),
+  ...monitorPages(),
 };
+
+/** Monitoring screens (src/pages/builtin/Monitor.tsx) under the menu components of docs/menus.md. */
+function monitorPages(): Record<string, Lazy> {
+  const load = (name: 'SystemInfo' | 'DiskMonitoring' | 'HttpTrace' | 'NodeInfo' | 'DatabaseInfo' | 'HttpServerInfo') =>
+    lazy(() => import('@/pages/builtin/Monitor').then((m) => ({ default: m[name] })));
+  return {
+    'modules/monitor/SystemInfo': load('SystemInfo'),
+    'modules/monitor/DiskMonitoring': load('DiskMonitoring'),
+    'modules/monitor/HttpTrace': load('HttpTrace'),
+    'modules/monitor/JvmInfo': load('NodeInfo'),
+    'modules/monitor/RedisInfo': load('DatabaseInfo'),
+    'modules/monitor/TomcatInfo': load('HttpServerInfo'),
+  };
+}
 
 export const UnderConstruction = ({ what }: { what?: string }) => (
   <Result status="info" title="建设中" subTitle={`该页面正在建设中，敬请期待${what ? `（${what}）` : ''}`} />

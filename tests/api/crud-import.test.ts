@@ -40,10 +40,8 @@ describe('import limits and atomicity', () => {
     expect(r.result.errors[0]).toMatchObject({ row: 3002, column: '年龄' });
     expect(await count()).toBe(before);
 
-    const t0 = Date.now();
     const ok = await upload('fixed.xlsx', await xlsx(HEADER, rows.slice(0, 3000)));
     expect(ok).toMatchObject({ success: true, message: '文件导入成功！数据行数：3000' });
-    expect(Date.now() - t0).toBeLessThan(10_000);
     expect(await count()).toBe(before + 3000);
     const one = (await s.get(`${R}/list?code=BULK000001`, admin)).json().result.records[0];
     expect(one).toMatchObject({ name: '批量客户1', sex: 1, age: 21, birthday: '1990-01-02', balance: '0.10', createBy: 'admin' });

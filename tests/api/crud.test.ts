@@ -29,6 +29,18 @@ describe('list', () => {
     expect(r.createTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
+  it('never returns or sorts/filters by secret fields (sys_user password)', async () => {
+    const b = (await s.get('sys/user/list?pageSize=5&username=admin', admin)).json();
+    expect(b.result.records).toHaveLength(1);
+    expect(b.result.records[0]).not.toHaveProperty('password');
+    expect(b.result.records[0].status_dictText).toBeTruthy();
+    expect((await s.get('sys/user/list?column=password', admin)).json()).toMatchObject({ success: false });
+    expect((await s.get(`sys/user/list?${sq([{ field: 'password', rule: 'like', val: 'a' }])}`, admin)).json()).toMatchObject({ success: false });
+    const exp = await readXlsxRows((await s.get('sys/user/exportXls?username=admin', admin)).rawPayload);
+    expect(exp[0]).not.toContain('密码');
+    expect(JSON.stringify(exp)).not.toMatch(/\$argon2/);
+  });
+
   it('refuses bad paging with a clear message', async () => {
     expect(await list('pageNo=abc')).toMatchObject({ success: false, message: expect.stringContaining('pageNo') });
     expect(await list('pageSize=5000')).toMatchObject({ success: false, message: expect.stringContaining('1000') });
@@ -167,6 +179,20 @@ describe('scopes', () => {
     const b = await list('', token);
     expect(b.success).toBe(true);
     expect(b.result.total).toBe(0);
+  });
+});
+
+describe('client-chosen numeric keys (sys_tenant)', () => {
+  it('takes the id from the client on add, checks it, and treats malformed ids as not found', async () => {
+    expect((await s.post('sys/tenant/add', { id: 7701, name: '测试租户' }, admin)).json()).toMatchObject({ success: true });
+    expect((await s.post('sys/tenant/add', { id: 7701, name: '重复租户' }, admin)).json()).toMatchObject({ success: false, message: '租户编号“7701”已存在，不能重复' });
+    expect((await s.post('sys/tenant/add', { id: 'x1', name: '坏租户' }, admin)).json()).toMatchObject({ success: false, message: expect.stringContaining('整数') });
+    expect((await s.get('sys/tenant/queryById?id=7701', admin)).json().result).toMatchObject({ id: '7701', name: '测试租户' });
+    expect((await s.put('sys/tenant/edit', { id: 7701, name: '改名租户' }, admin)).json().success).toBe(true);
+    expect((await s.get('sys/tenant/queryById?id=abc', admin)).json()).toMatchObject({ success: false, message: '未找到对应数据' });
+    expect((await s.del('sys/tenant/delete?id=abc', admin)).json()).toMatchObject({ success: false, message: '未找到对应数据' });
+    expect((await readXlsxRows((await s.get('sys/tenant/exportXls?selections=abc', admin)).rawPayload))).toHaveLength(1);
+    expect((await s.del('sys/tenant/deleteBatch?ids=7701,', admin)).json().success).toBe(true);
   });
 });
 

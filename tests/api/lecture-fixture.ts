@@ -7,7 +7,7 @@ const IMP = ['task', 'subtask'].flatMap((k) => ['list', 'add', 'edit', 'delete',
 
 /** Permission sets of the roles in the lecture tests, as seeded (docs/menus.md), independent of the menu seed. */
 export const ROLE_PERMS: Record<string, string[]> = {
-  teacher: [...RECORD, 'supervisor:lectureRecord:feedback', 'improvement:subtask:list', 'improvement:subtask:queryById', 'improvement:subtask:edit'],
+  teacher: [...RECORD, 'supervisor:lectureRecord:feedback', 'supervisor:indexScore:list', 'improvement:subtask:list', 'improvement:subtask:queryById', 'improvement:subtask:edit'],
   secretary: [...RECORD, ...IMP, 'supervisor:lectureRecord:return', 'supervisor:lectureRecord:confirm', 'supervisor:lectureRecord:viewDepart', 'supervisor:report:list'],
   leader: [...RECORD, ...IMP, 'supervisor:lectureRecord:confirm', 'supervisor:lectureRecord:viewDepart', 'supervisor:report:list'],
   supervisor: [...RECORD, ...IMP, 'supervisor:lectureRecord:viewAll', 'supervisor:report:list', 'supervisor:courseSchedule:list'],

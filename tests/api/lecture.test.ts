@@ -149,3 +149,19 @@ describe('reports', () => {
     expect((await call('get', `/supervisor/report/frequency?termId=${termId}`, 'teacher')).success).toBe(false);
   });
 });
+
+describe('index scores', () => {
+  it('lists only the scores of visible records', async () => {
+    const r = await call('get', `/supervisor/indexScore/list?termId=${termId}&pageSize=1`, 'teacher');
+    expect(r.success, r.message).toBe(true);
+    const t = who.teacher!.id;
+    const { n } = (await db()
+      .selectFrom('sup_index_score as s')
+      .innerJoin('sup_lecture_record as r', 'r.id', 's.record_id')
+      .select(sql<string>`count(*)`.as('n'))
+      .where('s.term_id', '=', termId)
+      .where((eb) => eb.or([eb('r.listener_id', '=', t), eb.and([eb('r.teacher_id', '=', t), eb('r.status', '<>', 'DRAFT')])]))
+      .executeTakeFirstOrThrow()) as { n: string };
+    expect(r.result.total).toBe(Number(n));
+  });
+});

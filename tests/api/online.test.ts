@@ -23,6 +23,10 @@ describe('online forms', () => {
     expect(await bad({ tableName: 'form_a', tableTxt: 'x' }, [field('name', '名称', 'varchar2')])).toMatchObject({ success: false, message: expect.stringContaining('类型') });
     expect(await bad({ tableName: 'form_a', tableTxt: 'x' }, [field('na me;drop', '名称', 'string')])).toMatchObject({ success: false });
     expect(await bad({ tableName: 'form_a', tableTxt: 'x' }, [])).toMatchObject({ success: false, message: '请至少定义一个字段' });
+    // a table that exists in the database but is not an entity (e.g. a migration's) is not taken over
+    await s.running.ctx.db.schema.createTable('legacy_secret').addColumn('id', 'varchar(32)').execute();
+    expect(await bad({ tableName: 'legacy_secret', tableTxt: 'x' }, [field('name', '名称', 'string')])).toMatchObject({ success: false, message: '数据库中已存在表“legacy_secret”，请换一个表名' });
+    expect(await bad({ tableName: 'form_a', tableTxt: 'x' }, [field('owner', '用户', 'string', { dictTable: 'sys_user', dictText: 'password', dictField: 'username' })])).toMatchObject({ success: false, message: expect.stringContaining('字典表') });
   });
 
   it('stores a definition, creates its table on sync, and serves form CRUD through the engine', async () => {

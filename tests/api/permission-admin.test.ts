@@ -44,6 +44,25 @@ describe('system administration refuses non-administrators', () => {
     expect(r.json()).toMatchObject({ success: false, code: 510 });
   });
 
+  it('a department administrator sees and edits only users of their department, and cannot hand out admin roles', async () => {
+    const t = await s.login('deptadmin');
+    const list = await j(s.get('sys/user/list?pageSize=500', t));
+    expect(list.success).toBe(true);
+    expect(list.result.total).toBeGreaterThan(5);
+    expect(list.result.records.every((u: { orgCode: string }) => u.orgCode.startsWith('A01A04'))).toBe(true);
+    const all = await j(s.get('sys/user/list?pageSize=500', admin));
+    const outsider = all.result.records.find((u: { orgCode: string }) => u.orgCode === 'A01A06');
+    expect(await j(s.put('sys/user/edit', { id: outsider.id, realname: '改名' }, t))).toMatchObject({ success: false, message: '未找到对应数据' });
+    const mine = list.result.records.find((u: { username: string }) => u.username === 'teacher');
+    expect(await j(s.put('sys/user/edit', { id: mine.id, selectedroles: `${roleId('teacher')},${roleId('admin')}` }, t))).toMatchObject({
+      success: false,
+      message: '无权分配或移除角色“系统管理员”：该角色含有您没有的管理权限',
+    });
+    // A role without administrative codes may be given.
+    expect(await j(s.put('sys/user/edit', { id: mine.id, selectedroles: `${roleId('teacher')},${roleId('leader')}` }, t))).toMatchObject({ success: true });
+    expect(await j(s.put('sys/user/edit', { id: mine.id, selectedroles: roleId('teacher') }, t))).toMatchObject({ success: true });
+  });
+
   it('a department administrator may manage users but not roles or menus', async () => {
     const t = await s.login('deptadmin');
     expect((await j(s.get('sys/user/list', t))).success).toBe(true);
@@ -225,6 +244,7 @@ describe('permissions', () => {
     expect(await j(s.post('sys/permission/add', { name: '探测', menuType: 2, parentId: probe.id, perms: 'system:probe;drop' }, admin))).toMatchObject({ success: false });
     expect(await j(s.post('sys/permission/add', { name: '探测', menuType: 2, parentId: probe.id, perms: 'system:probe:run' }, admin))).toMatchObject({ success: true });
     expect(await j(s.put('sys/permission/edit', { id: probe.id, name: '测试菜单2' }, admin))).toMatchObject({ success: true });
+    expect(await j(s.put('sys/permission/edit', { id: isystem.id, parentId: probe.id }, admin))).toMatchObject({ success: false, message: '上级菜单不能是自己或自己的下级菜单' });
     const list = (await j(s.get('sys/permission/list', admin))).result;
     const found = JSON.stringify(list);
     expect(found).toContain('测试菜单2');

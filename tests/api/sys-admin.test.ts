@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { flushLogs } from '../../server/sys/log.js';
-import { schedulerOf } from '../../server/sys/jobs/index.js';
+import { Scheduler, schedulerOf } from '../../server/sys/jobs/index.js';
 
 let s: TestServer;
 let admin: string;
@@ -70,6 +70,17 @@ describe('scheduled jobs', () => {
     expect(await schedulerOf(s.running.ctx).fire(id, new Date(String(run!.fireTime).replace(' ', 'T')), 'cron')).toBeUndefined();
     expect((await s.get(`sys/quartzJob/pause?id=${id}`, admin)).json()).toMatchObject({ success: true });
     expect((await s.get(`sys/quartzJob/queryById?id=${id}`, admin)).json().result).toMatchObject({ status: -1, nextRunTime: null });
+  });
+
+  it('runs a firing once when two schedulers (two processes) claim it at the same moment', async () => {
+    const id = await jobId('cleanJobRuns');
+    const fire = new Date(Date.now() - 1000);
+    fire.setMilliseconds(0);
+    const results = await Promise.all([new Scheduler(s.running.ctx).fire(id, fire, 'cron'), new Scheduler(s.running.ctx).fire(id, fire, 'cron')]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const runs = (await s.get(`sys/quartzJob/runs?jobId=${id}`, admin)).json().result.records;
+    expect(runs.filter((r: { triggerType: string }) => r.triggerType === 'cron')).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'success', message: expect.stringMatching(/^清理执行记录\d+条$/) });
   });
 
   it('runs a job now and resumes a paused one', async () => {

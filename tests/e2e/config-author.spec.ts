@@ -24,7 +24,7 @@ let scratch: string;
 let server: ChildProcess | undefined;
 
 async function start(dataDir: string) {
-  const env = { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, SCHEMAS_DIR: join(scratch, 'schemas') };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, SCHEMAS_DIR: join(scratch, 'schemas') };
   delete env.DATABASE_URL;
   server = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const deadline = Date.now() + 120_000;

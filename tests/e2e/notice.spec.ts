@@ -54,6 +54,14 @@ test.describe('notice centre and system services', () => {
     await detail.getByRole('button', { name: /关\s*闭/ }).click();
     await expect(page.getByTestId('notice-badge').locator('.ant-badge-count')).toHaveCount(0);
 
+    // 查看更多 opens my announcements, where it is listed as read.
+    await bell.click();
+    await page.getByRole('button', { name: '查看更多' }).click();
+    await expect(page).toHaveURL(/\/isps\/userAnnouncement$/);
+    const row = page.locator('.ant-table-row').filter({ hasText: title });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText('已读');
+
     const mine = await (await teacher.api.get(`${API}/sys/sysAnnouncementSend/getMyAnnouncementSend?pageSize=50`, { headers: { 'X-Access-Token': teacher.token } })).json();
     expect(mine.result.records.find((r: { id: string }) => r.id === id)).toMatchObject({ readFlag: '1' });
     await admin.api.dispose();
@@ -99,5 +107,29 @@ test.describe('notice centre and system services', () => {
     await expired.getByRole('button', { name: '重新登录' }).click();
     await expect(page).toHaveURL(/\/user\/login/, { timeout: 15_000 });
     await admin.api.dispose();
+  });
+
+  test('monitoring pages refresh live for the admin, and the home page draws the 7-day visits', async ({ page }) => {
+    await login(page, 'admin');
+    await expect(page.getByTestId('visit-chart').locator('canvas')).toBeVisible();
+    await page.goto('/monitor/SystemInfo');
+    const card = page.locator('.ant-card').filter({ hasText: '系统信息' });
+    await expect(card.getByText('CPU使用率', { exact: true })).toBeVisible();
+    await expect(card.locator('canvas')).toBeVisible();
+    const before = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/sys/actuator/system')).length);
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/sys/actuator/system')).length), { timeout: 8000 }).toBeGreaterThan(before);
+    await page.goto('/monitor/HttpTrace');
+    await expect(page.locator('.ant-table-row').first()).toBeVisible();
+    await expect(page.locator('.ant-table')).not.toContainText('X-Access-Token');
+  });
+
+  test('the admin screens of announcements, jobs and logs list their data', async ({ page }) => {
+    await login(page, 'admin');
+    await page.goto('/isystem/announcement');
+    await expect(page.locator('.ant-table-row').filter({ hasText: '欢迎使用督导听课系统' })).toContainText('已发布');
+    await page.goto('/monitor/quartzJob');
+    await expect(page.locator('.ant-table-row').filter({ hasText: 'cleanExpiredSessions' })).toContainText('清理过期会话');
+    await page.goto('/monitor/log');
+    await expect(page.locator('.ant-table-row').filter({ hasText: '用户名: admin,登录成功！' }).first()).toBeVisible();
   });
 });

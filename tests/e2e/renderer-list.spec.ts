@@ -46,6 +46,8 @@ test('query-list: paging, search, reset, sort, page size, column settings', asyn
   await page.getByRole('button', { name: /查\s*询/ }).click();
   await expect.poll(() => lists.at(-1)!.searchParams.get('name')).toBe('*王*');
   expect(lists.at(-1)!.searchParams.get('pageNo')).toBe('1');
+  await expect(total(page)).not.toHaveText(/共50条/);
+  await expect(total(page)).toHaveText(/^1-/);
   const n = await rows(page).count();
   expect(n).toBeGreaterThan(0);
   for (let i = 0; i < n; i++) await expect(await cellOf(page, i, '客户名称')).toContainText('王');
@@ -204,8 +206,16 @@ test('query-list: export and import', async ({ page }) => {
   }
 });
 
-test('demo routes are drawn from page schemas', async ({ page }) => {
+test('demo routes are drawn from page schemas (forms run under the CSP without unsafe-eval)', async ({ page }) => {
+  const csp: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|unsafe-eval|EvalError/i.test(m.text())) csp.push(m.text());
+  });
+  page.on('pageerror', (e) => csp.push(e.message));
   await signIn(page);
+  const head = await page.request.get('/list/query-list');
+  expect(head.headers()['content-security-policy']).toBeTruthy();
+  expect(head.headers()['content-security-policy']).not.toContain('unsafe-eval');
   await page.goto('/form/base-form');
   await expect(page.getByText('基础表单').first()).toBeVisible();
   await expect(page.getByText('公开给')).toHaveCount(0);
@@ -222,4 +232,5 @@ test('demo routes are drawn from page schemas', async ({ page }) => {
   await page.goto('/list/user-list');
   await expect(rows(page)).toHaveCount(10);
   await expect(total(page)).toHaveText('1-10 共12条');
+  expect(csp).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { login, openMenu, userMenu } from './helpers';
+import { DEMO_PASSWORD, login, openMenu, submitLogin, userMenu } from './helpers';
 
 const tabs = (page: Page) => page.locator('.layout-tabs .ant-tabs-tab');
 const tab = (page: Page, title: string) => page.locator('.layout-tabs .ant-tabs-tab', { hasText: title });
@@ -144,21 +144,40 @@ test.describe('password change dialog', () => {
   });
 });
 
-test('department switch', async ({ page }) => {
-  await login(page, 'admin');
-  const before = await page.evaluate(() => JSON.parse(localStorage.getItem('Login_Userinfo') ?? '{}').value?.orgCode);
+test('department choice at sign-in and department switch', async ({ page, request }) => {
+  // Give deptadmin a second department (as admin, through the API).
+  const login0 = await (await request.post('/jeecg-boot/sys/login', { data: { username: 'admin', password: DEMO_PASSWORD } })).json();
+  const h = { 'X-Access-Token': login0.result.token as string };
+  const user = (await (await request.get('/jeecg-boot/sys/user/list?username=deptadmin', { headers: h })).json()).result.records[0];
+  const mine = (await (await request.get(`/jeecg-boot/sys/user/userDepartList?userId=${user.id}`, { headers: h })).json()).result as { key: string }[];
+  const root = (await (await request.get('/jeecg-boot/sys/sysDepart/queryTreeList', { headers: h })).json()).result[0];
+  if (!mine.some((d) => d.key === root.id)) {
+    const r = await (await request.put('/jeecg-boot/sys/user/edit', { headers: h, data: { id: user.id, selecteddeparts: [...mine.map((d) => d.key), root.id].join(',') } })).json();
+    expect(r.success, r.message).toBe(true);
+  }
+
+  // Sign-in asks which department.
+  await page.goto('/user/login');
+  await submitLogin(page, 'deptadmin');
+  await expect(page.getByText('登录信息确认')).toBeVisible();
+  await page.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(page.getByText('请选择登录部门', { exact: true }).last()).toBeVisible();
+  await page.locator('.ant-form-item', { hasText: '请选择登录部门' }).locator('.ant-select').click();
+  await page.locator('.ant-select-dropdown:visible').getByText('计算机学院', { exact: true }).click();
+  await page.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(page.locator('.basic-layout')).toBeVisible();
+  const orgCode = () => page.evaluate(() => JSON.parse(localStorage.getItem('Login_Userinfo') ?? '{}').value?.orgCode);
+  expect(await orgCode()).toBe('A01A04');
+
+  // Switch dialog: preselects the current department; switching stores the new one.
   await userMenu(page, '切换部门');
   const dlg = page.locator('.ant-modal', { hasText: '切换部门' });
-  await expect(dlg).toBeVisible();
-  await expect(dlg.locator('.ant-select-selection-item')).not.toHaveText('');
+  await expect(dlg.locator('.ant-select-selection-item')).toHaveText('计算机学院');
   await dlg.locator('.ant-select').click();
-  const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
-  expect(await options.count()).toBeGreaterThan(1);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option:not(.ant-select-item-option-selected)').first().click();
+  await page.locator('.ant-select-dropdown:visible').getByText(root.departName, { exact: true }).click();
   await dlg.getByRole('button', { name: /确\s*定/ }).click();
   await expect(page.locator('.ant-message')).toContainText('部门切换成功');
   await expect(dlg).toBeHidden();
-  const after = await page.evaluate(() => JSON.parse(localStorage.getItem('Login_Userinfo') ?? '{}').value?.orgCode);
-  expect(after).toBeTruthy();
-  expect(after).not.toBe(before);
+  expect(await orgCode()).toBe(root.orgCode);
+  await expect(page.locator('.basic-layout')).toBeVisible();
 });

@@ -53,8 +53,9 @@ const cell = (page: Page, row: number | string, col: string) => page.locator(`.a
 const output = (page: Page) => page.getByTestId('value');
 
 test('editable table: 1,000 rows — virtual rows, edit, validate, add, drag, delete, statistics', async ({ page }) => {
+  test.setTimeout(180_000);
   await story(page, '可编辑表格-jeditabletable--rows-1000');
-  await expect(cell(page, 0, 'name')).toContainText('教师1');
+  await expect(cell(page, 0, 'name')).toContainText('教师1', { timeout: 30_000 });
   // Only rows near the viewport are in the DOM.
   expect(await page.locator('.ag-row[row-index]').count()).toBeLessThan(60);
   await expect(cell(page, 'b-0', '__seq')).toHaveText('合计');
@@ -124,18 +125,23 @@ test('editable table: 1,000 rows — virtual rows, edit, validate, add, drag, de
 test('dictionary select and user picker against the real API', async ({ page }) => {
   await signIn(page);
   await story(page, '字典-dictionary-widgets--select', true);
-  await page.locator('.ant-select').click();
+  await page.locator('.ant-select').click({ timeout: 30_000 });
   await page.locator('.ant-select-item-option').filter({ hasText: '女' }).click();
   await expect(output(page)).toHaveText('值: "2"');
 
   await story(page, '选择器-pickers--user', true);
-  await page.getByRole('button', { name: '选 择' }).click();
+  await page.getByRole('button', { name: '选择' }).click({ timeout: 30_000 });
   const modal = page.locator('.ant-modal-content');
   await expect(modal.getByText('选择用户')).toBeVisible();
   await expect(modal.locator('.ant-table-row').first()).toBeVisible();
-  await modal.locator('.ant-table-row').filter({ hasText: 'admin' }).first().click();
+  await modal.getByPlaceholder('请输入用户账号').fill('teacher');
+  await modal.getByPlaceholder('请输入用户账号').press('Enter');
+  const row = modal.locator('.ant-table-row').filter({ has: page.getByRole('cell', { name: 'teacher', exact: true }) });
+  await row.click();
   await modal.getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(output(page)).toHaveText('值: "admin"');
+  await expect(output(page)).toHaveText('值: "teacher"');
+  // Stores the username, shows the realname.
+  await expect(page.getByPlaceholder('请选择用户')).toHaveValue('王磊');
 });
 
 test('file upload against the real API', async ({ page }) => {
@@ -149,7 +155,7 @@ test('file upload against the real API', async ({ page }) => {
 test('cron builder: parts, cascades, day/week exclusion and the preview', async ({ page }) => {
   await story(page, 'cron-cron-builder--builder');
   const expr = page.getByLabel('Cron表达式');
-  await expect(expr).toHaveValue('0 0/5 * * * ? *');
+  await expect(expr).toHaveValue('0 0/5 * * * ? *', { timeout: 30_000 });
   await expect(page.locator('.j-cron-preview div')).toHaveCount(11);
   await page.getByRole('tab', { name: '时' }).click();
   await page.getByRole('tabpanel').getByRole('checkbox', { name: '08' }).check();

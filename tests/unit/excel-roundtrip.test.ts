@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildXlsx, neutralise, readXlsx, unneutralise } from '../../server/crud/excel.js';
+import { buildXlsx, neutralise, readXlsx, unneutralise, zipInflatedSize } from '../../server/crud/excel.js';
 import type { EntitySchema } from '../../server/crud/entity-types.js';
 
 const e: EntitySchema = {
@@ -46,5 +46,20 @@ describe('export → import round trip', () => {
   it('stops at the row limit', async () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({ id: String(i), name: `n${i}` }));
     await expect(readXlsx(await buildXlsx(e, rows), 'b.xlsx', ['名称'], 10)).rejects.toThrow('超过10行');
+  });
+});
+
+describe('zip-bomb guard', () => {
+  it('reads the declared decompressed size and refuses files past the limit before inflating', async () => {
+    const buf = await buildXlsx(e, [{ id: '1', name: 'x' }]);
+    const size = zipInflatedSize(buf);
+    expect(size).toBeGreaterThan(buf.length);
+    await expect(readXlsx(buf, 'c.xlsx', ['名称'], 10, size - 1)).rejects.toThrow('解压后超过');
+    expect((await readXlsx(buf, 'c.xlsx', ['名称'], 10, size)).length).toBe(1);
+  });
+  it('treats a zip without a readable directory as invalid', async () => {
+    const buf = await buildXlsx(e, []);
+    expect(zipInflatedSize(buf.subarray(0, buf.length - 30))).toBe(Infinity);
+    await expect(readXlsx(Buffer.concat([buf.subarray(0, 100), Buffer.alloc(50)]), 'd.xlsx', ['名称'], 10)).rejects.toThrow('不是有效的 Excel');
   });
 });

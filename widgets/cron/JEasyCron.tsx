@@ -77,7 +77,6 @@ function PartEditor({ field, part, onChange }: { field: CronField; part: CronPar
               <div style={{ maxHeight: 150, overflow: 'auto', marginTop: 4 }}>
                 <Checkbox.Group
                   value={part.specify}
-                  disabled={part.mode !== 'specify'}
                   onChange={(v) => onChange({ ...part, mode: 'specify', specify: v as number[] })}
                   options={choices.map((n) => ({ value: n, label: field === 'week' ? WEEK[n] : String(n).padStart(field === 'year' ? 4 : 2, '0') }))}
                 />

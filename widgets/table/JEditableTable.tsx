@@ -1,7 +1,7 @@
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import {
-  CellStyleModule, ClientSideRowModelModule, CustomEditorModule, LocaleModule, ModuleRegistry, PinnedRowModule, RenderApiModule, RowDragModule, RowSelectionModule, RowStyleModule, TextEditorModule, TooltipModule, themeQuartz,
+  CellStyleModule, ClientSideRowModelModule, CustomEditorModule, LocaleModule, ModuleRegistry, PinnedRowModule, RenderApiModule, RowDragModule, RowSelectionModule, RowStyleModule, ScrollApiModule, TextEditorModule, TooltipModule, themeQuartz,
   type CellValueChangedEvent, type ColDef, type GridApi, type GridReadyEvent, type RowClassRules, type SelectionChangedEvent,
 } from 'ag-grid-community';
 import { Button, Checkbox, InputNumber, message, Popconfirm, Space } from 'antd';
@@ -15,7 +15,7 @@ import {
 import { CheckboxRenderer, DateEditor, DepartRenderer, InputEditor, PopupRenderer, ProgressRenderer, RadioRenderer, SelectEditor, SlotRenderer, TagsRenderer, TextareaEditor, UploadRenderer, UserRenderer, displayText, type TableContext } from './cells';
 import { useVxeSocket } from './socket';
 
-ModuleRegistry.registerModules([LocaleModule, TextEditorModule, RenderApiModule, ClientSideRowModelModule, CustomEditorModule, RowSelectionModule, RowDragModule, PinnedRowModule, TooltipModule, CellStyleModule, RowStyleModule]);
+ModuleRegistry.registerModules([LocaleModule, TextEditorModule, RenderApiModule, ScrollApiModule, ClientSideRowModelModule, CustomEditorModule, RowSelectionModule, RowDragModule, PinnedRowModule, TooltipModule, CellStyleModule, RowStyleModule]);
 
 export interface JEditableTableProps {
   columns: EditColumn[];
@@ -393,7 +393,7 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
 
   return (
     <div className={`j-editable-table j-editable-table-${size}`}>
-      <style>{`.j-editable-table .j-cell-error{box-shadow:inset 0 0 0 1px #ff4d4f;background:#fff2f0}.j-editable-table .j-row-highlight{background:#fffbe6 !important;transition:background .3s}.j-editable-table .j-cell-box{${alwaysEdit ? 'border:1px solid #d9d9d9;border-radius:4px;padding:0 7px;height:32px;line-height:30px;width:100%;background:#fff;' : ''}overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.j-editable-table .j-cell-placeholder{color:#bfbfbf}.j-editable-table .ag-cell.j-cell-boxed{position:relative;z-index:0;padding-left:16px;padding-right:16px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.j-editable-table .ag-cell.j-cell-boxed::before{content:'';position:absolute;left:8px;right:8px;top:50%;height:32px;margin-top:-16px;border:1px solid #d9d9d9;border-radius:4px;background:#fff;z-index:-1}.j-editable-table .ag-cell.j-cell-boxed.j-cell-error::before{border-color:#ff4d4f}.j-editable-table .ag-cell.j-cell-boxed.ag-cell-focus::before{border-color:#1677ff}.j-editable-table .ag-cell{display:flex;align-items:center}.j-editable-table .ag-right-aligned-cell{justify-content:flex-end}.j-editable-table .ag-cell-wrapper{width:100%}.j-editable-table .j-row-disabled{color:#999}`}</style>
+      <style>{`.j-editable-table .j-cell-error{box-shadow:inset 0 0 0 1px #ff4d4f;background:#fff2f0}.j-editable-table .j-row-highlight{background:#fffbe6 !important;transition:background .3s}.j-editable-table .j-cell-box{${alwaysEdit ? 'border:1px solid #d9d9d9;border-radius:4px;padding:0 7px;height:32px;line-height:30px;width:100%;background:#fff;' : ''}overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.j-editable-table .j-cell-placeholder{color:#bfbfbf}.j-editable-table .ag-cell.j-cell-boxed{z-index:0;padding-left:16px;padding-right:16px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.j-editable-table .ag-cell.j-cell-boxed::before{content:'';position:absolute;left:8px;right:8px;top:50%;height:32px;margin-top:-16px;border:1px solid #d9d9d9;border-radius:4px;background:#fff;z-index:-1}.j-editable-table .ag-cell.j-cell-boxed.j-cell-error::before{border-color:#ff4d4f}.j-editable-table .ag-cell.j-cell-boxed.ag-cell-focus::before{border-color:#1677ff}.j-editable-table .ag-cell{display:flex;align-items:center}.j-editable-table .ag-right-aligned-cell{justify-content:flex-end}.j-editable-table .ag-cell-wrapper{width:100%}.j-editable-table .j-row-disabled{color:#999}`}</style>
       {toolbar && !disabled && (
         <Space style={{ marginBottom: 8 }} wrap className="j-editable-table-toolbar">
           {buttons.includes('add') && (
@@ -463,12 +463,15 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
           selectionColumnDef={{ pinned: 'left', width: 50, minWidth: 40 }}
           rowDragManaged={dragSort && !isTree}
           onRowDragEnd={(e) => {
-            const order: string[] = [];
-            e.api.forEachNode((n) => n.data && order.push(n.data.id));
-            const byId = new Map(rowsRef.current.map((r) => [r.id, r]));
-            const next = renumber(order.map((id) => byId.get(id)!).filter(Boolean), dragSortKey);
-            setRows(next);
-            cbs.current.onDragged?.(next);
+            const id = e.node.data?.id;
+            const from = rowsRef.current.findIndex((r) => r.id === id);
+            if (from < 0 || e.overIndex < 0) return;
+            const next = [...rowsRef.current];
+            const [moved] = next.splice(from, 1);
+            next.splice(Math.min(e.overIndex, next.length), 0, moved!);
+            const renumbered = renumber(next, dragSortKey);
+            setRows(renumbered);
+            cbs.current.onDragged?.(renumbered);
           }}
           onGridReady={(e: GridReadyEvent<Row>) => (api.current = e.api)}
           onCellValueChanged={onCellValueChanged}

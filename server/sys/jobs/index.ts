@@ -30,7 +30,7 @@ type JobRow = { id: string; job_class_name: string; cron_expression: string; par
  * however many processes share the database. The job row is re-read before running, so pause,
  * edit and delete take effect at once everywhere.
  */
-class Scheduler {
+export class Scheduler {
   private jobs = new Map<string, Scheduled>();
   private tick?: NodeJS.Timeout;
   private lastLoad = 0;
@@ -104,7 +104,7 @@ class Scheduler {
     const handler = jobHandler(job.job_class_name);
     const started = Date.now();
     let status = 'success';
-    let message = '';
+    let message: string;
     if (this.running.has(jobId)) {
       status = 'skipped';
       message = '上一次执行尚未结束，本次跳过';

@@ -7,7 +7,6 @@ import { errorText } from '@/http/errors';
 import { feedback } from '@/feedback';
 import { acceptLogin, afterLoginTarget, loginOutcome, type Depart, type LoginResult, type Tenant } from '@/session/actions';
 import { useSmsCountdown } from '@/pages/user/sms';
-import { greeting } from '@/branding';
 import './login.css';
 
 const MOBILE_RE = /^1[3-9]\d{9}$/;
@@ -56,7 +55,6 @@ export default function Login() {
   const finish = (res: LoginResult, tenantId?: number) => {
     acceptLogin(res, tenantId);
     nav(afterLoginTarget(loc.search), { replace: true });
-    feedback.notification.success({ message: '欢迎', description: `${greeting()}，欢迎回来`, duration: 3 });
   };
 
   const proceed = (res: LoginResult) => {

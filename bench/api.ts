@@ -1,0 +1,104 @@
+import { sql } from 'kysely';
+import { loadConfig } from '../server/config.js';
+import { openDatabase } from '../server/db/index.js';
+import { type Figure, log, summarize } from './lib.js';
+import { API, load, login, prepareData, startServer, type Target } from './server.js';
+
+/**
+ * API under load (DESIGN §7): list, search, super query and export of lecture records with 50
+ * concurrent clients on loopback, and the same list query run directly in SQL for the ratio
+ * API time / raw query time. Budgets: p95 ≤ 50 ms for a page of 10–50 rows; ratio ≤ 2.
+ */
+const CONCURRENCY = 50;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const PAGE = 20;
+
+async function currentTerm(target: Target): Promise<{ termId: string; teacherId: string; pages: number }> {
+  const database = await openDatabase(loadConfig({ ...(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { dataDir: target.env.DATA_DIR, databaseUrl: undefined }) }, {}));
+  try {
+    const t = await sql<{ id: string }>`select id from sup_term where is_current = true limit 1`.execute(database.db);
+    const termId = t.rows[0]!.id;
+    const teacher = await sql<{ teacher_id: string }>`select teacher_id from sup_lecture_record where term_id = ${termId} group by teacher_id order by count(*) desc limit 1`.execute(database.db);
+    const n = await sql<{ n: number }>`select count(*)::int as n from sup_lecture_record where term_id = ${termId}`.execute(database.db);
+    return { termId, teacherId: teacher.rows[0]!.teacher_id, pages: Math.max(1, Math.floor(n.rows[0]!.n / PAGE)) };
+  } finally {
+    await database.close();
+  }
+}
+
+/** The list page as the engine runs it: one page of rows plus the count. */
+async function rawList(target: Target, termId: string, pages: number) {
+  const database = await openDatabase(loadConfig({ ...(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { dataDir: target.env.DATA_DIR, databaseUrl: undefined }) }, {}));
+  const db = database.db;
+  const once = async (i: number) => {
+    const page = (i % Math.min(pages, 50)) + 1;
+    await Promise.all([
+      sql`select * from sup_lecture_record where term_id = ${termId} order by create_time desc limit ${PAGE} offset ${(page - 1) * PAGE}`.execute(db),
+      sql`select count(*) as n from sup_lecture_record where term_id = ${termId}`.execute(db),
+    ]);
+  };
+  try {
+    for (let i = 0; i < 20; i++) await once(i); // warm-up
+    const seq: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t = performance.now();
+      await once(i);
+      seq.push(performance.now() - t);
+    }
+    const conc = await load(CONCURRENCY, Math.min(SECONDS, 5), once);
+    return { seq: summarize(seq), conc: summarize(conc.lat) };
+  } finally {
+    await database.close();
+  }
+}
+
+export async function benchApi(records: number): Promise<Figure[]> {
+  const target = prepareData(records);
+  log(`API bench on ${target.label}`);
+  const { termId, teacherId, pages } = await currentTerm(target);
+  const raw = await rawList(target, termId, pages);
+  const server = await startServer(target, 18300);
+  const figures: Figure[] = [];
+  try {
+    const token = await login(server.url);
+    const get = async (path: string) => {
+      const r = await fetch(`${server.url}${API}${path}`, { headers: { 'X-Access-Token': token } });
+      if (!r.ok) throw new Error(String(r.status));
+      await r.arrayBuffer();
+    };
+    const superQuery = encodeURIComponent(JSON.stringify([{ field: 'totalScore', rule: 'ge', val: '85', type: 'number', dbType: 'number' }, { field: 'mode', rule: 'eq', val: 'OFFLINE' }]));
+    const scenarios: Array<[string, (i: number) => string]> = [
+      ['list', (i) => `/supervisor/lectureRecord/list?termId=${termId}&pageNo=${(i % Math.min(pages, 50)) + 1}&pageSize=${PAGE}`],
+      ['search', (i) => `/supervisor/lectureRecord/list?termId=${termId}&teacherName=${encodeURIComponent('*王*')}&courseName=${encodeURIComponent('*程*')}&pageNo=${(i % 5) + 1}&pageSize=${PAGE}`],
+      ['super query', (i) => `/supervisor/lectureRecord/list?termId=${termId}&superQueryMatchType=and&superQueryParams=${superQuery}&pageNo=${(i % 5) + 1}&pageSize=${PAGE}`],
+      ['export (one teacher)', () => `/supervisor/lectureRecord/exportXls?termId=${termId}&teacherId=${teacherId}`],
+    ];
+    // Sequential list calls against the raw query: the API's own overhead.
+    for (let i = 0; i < 20; i++) await get(scenarios[0]![1](i));
+    const seq: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t = performance.now();
+      await get(scenarios[0]![1](i));
+      seq.push(performance.now() - t);
+    }
+    const apiSeq = summarize(seq);
+    figures.push({ name: `${target.label}: raw SQL list p50 (sequential)`, value: raw.seq.p50, unit: 'ms' });
+    figures.push({ name: `${target.label}: API list p50 (sequential)`, value: apiSeq.p50, unit: 'ms' });
+    figures.push({ name: `${target.label}: ratio API / raw SQL (p50, sequential)`, value: apiSeq.p50 / raw.seq.p50, unit: '×', budget: 2 });
+    figures.push({ name: `${target.label}: raw SQL list p95 at ${CONCURRENCY} clients`, value: raw.conc.p95, unit: 'ms' });
+    for (const [name, path] of scenarios) {
+      const r = await load(CONCURRENCY, SECONDS, (i) => get(path(i)));
+      const s = summarize(r.lat);
+      const isPage = name !== 'export (one teacher)';
+      figures.push({ name: `${target.label}: ${name} p50`, value: s.p50, unit: 'ms' });
+      figures.push({ name: `${target.label}: ${name} p95`, value: s.p95, unit: 'ms', budget: isPage ? 50 : 500 });
+      figures.push({ name: `${target.label}: ${name} p99`, value: s.p99, unit: 'ms' });
+      figures.push({ name: `${target.label}: ${name} throughput`, value: r.rps, unit: 'req/s' });
+      if (name === 'list') figures.push({ name: `${target.label}: ratio API / raw SQL (p95, ${CONCURRENCY} clients)`, value: s.p95 / raw.conc.p95, unit: '×', budget: 2 });
+      if (r.errors) figures.push({ name: `${target.label}: ${name} errors`, value: r.errors, unit: '', budget: 0 });
+    }
+  } finally {
+    await server.stop();
+  }
+  return figures;
+}

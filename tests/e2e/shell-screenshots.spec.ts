@@ -1,0 +1,30 @@
+import { expect, test } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { login, userMenu } from './helpers';
+
+// The README screenshots. They go to docs/screenshots/ with UPDATE_SCREENSHOTS=1, else to test-results/.
+const dir = process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results/screenshots';
+mkdirSync(dir, { recursive: true });
+
+test('login, home and settings screenshots', async ({ page }) => {
+  await page.goto('/user/login');
+  await expect(page.getByRole('tab', { name: '账号密码登录' })).toBeVisible();
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: `${dir}/login.png` });
+
+  await login(page, 'admin');
+  await page.locator('.layout-sider').getByText('督导管理', { exact: true }).click();
+  await page.locator('.layout-sider').getByRole('menuitem', { name: '听课记录', exact: true }).click();
+  await page.locator('.layout-tabs').getByText('首页', { exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/analysis$/);
+  await page.waitForLoadState('networkidle');
+  await page.mouse.move(700, 700);
+  await page.waitForTimeout(800); // menu selection transition
+  await page.screenshot({ path: `${dir}/home.png` });
+
+  await userMenu(page, '系统设置');
+  await expect(page.locator('.settings-drawer')).toBeVisible();
+  await page.mouse.move(600, 850);
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: `${dir}/settings.png` });
+});
