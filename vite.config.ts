@@ -34,6 +34,8 @@ export default defineConfig({
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.
             { name: 'antd', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, tags: ['$initial'], priority: 30 },
             { name: 'vendor', test: /node_modules/, tags: ['$initial'], priority: 25 },
+            // The rest of antd in one lazy chunk: otherwise the formily group pulls in the antd parts it uses, and list pages load Formily.
+            { name: 'antd-lazy', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, priority: 22 },
             { name: 'aggrid', test: /node_modules[\\/]ag-grid-[^\\/]+[\\/]/, priority: 20 },
             { name: 'formily', test: /node_modules[\\/]@formily[\\/]/, priority: 10 },
             { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 10 },

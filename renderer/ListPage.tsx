@@ -13,6 +13,7 @@ import { urlsOf, useSessionScope } from './scope';
 import { dictText, useDicts, type DictOption } from './dict';
 import type { ActionSchema, ColumnSchema, PageSchema, QueryFieldSchema } from './types';
 import './cells';
+import '@widgets/index';
 
 const FormModal = lazy(() => import('./FormModal'));
 const ImportModal = lazy(() => import('./ImportModal'));
@@ -448,8 +449,12 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     } else if (pg.current) setCurrent(pg.current);
   };
 
-  const SuperQuery = getWidget('SuperQuery');
-  const superActive = !!superQuery.superQueryParams;
+  // The widget library's advanced query builder (高级查询; it keeps its own active state).
+  const SuperQuery = getWidget('JSuperQuery');
+  const superFields = useMemo(
+    () => (schema.columns ?? []).filter((c) => !c.widget).map((c) => ({ value: c.dataIndex, text: c.title, type: c.dict ? 'list' : 'string', dictCode: c.dict })),
+    [schema],
+  );
   const toolbarButton = (a: ActionSchema & { denied?: boolean }) => (
     <Button
       key={a.key}
@@ -468,12 +473,12 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
       {queryFields.length > 0 && <QueryForm fields={queryFields} visibleCount={schema.query?.visibleCount ?? 3} dicts={dicts} onSearch={search} onReset={reset} />}
       <div className="schema-toolbar" style={{ marginBottom: 16, display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
         {toolbar.map(toolbarButton)}
-        {SuperQuery && (
+        {SuperQuery && superFields.length > 0 && (
           <SuperQuery
-            fields={queryFields}
-            active={superActive}
-            onChange={(p: string | undefined, matchType: string) => {
-              setSuperQuery(p ? { superQueryParams: p, superQueryMatchType: matchType } : {});
+            fieldList={superFields}
+            saveCode={`schema:${pageId}`}
+            onSearch={(rows: unknown[], matchType: string) => {
+              setSuperQuery(rows.length ? { superQueryParams: encodeURI(JSON.stringify(rows)), superQueryMatchType: matchType } : {});
               setCurrent(1);
               setSelected([]);
             }}

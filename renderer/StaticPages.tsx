@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, Col, Descriptions, Result, Row, Statistic, Table } from 'antd';
 import { http } from '@/http/client';
+import { getWidget } from '@widgets/registry';
+import '@widgets/index';
 import { dictText, useDicts } from './dict';
 import { urlsOf } from './scope';
 import type { PageSchema, StatCard } from './types';
@@ -34,6 +36,9 @@ export default function StaticPages({ schema }: { schema: PageSchema }) {
     if (schema.kind === 'detail' && urls.queryById) void http.get<Row>(urls.queryById).then((r) => r.success && setRecord(r.result ?? {}));
   }, [schema.kind, urls.queryById]);
 
+  const W = schema.widget ? getWidget(schema.widget) : undefined;
+  if (W) return <W schema={schema} {...schema.widgetProps} />;
+  if (schema.widget) return <Result status="warning" title={`未注册的组件：${schema.widget}`} />;
   if (schema.kind === 'result')
     return (
       <Card bordered={false}>

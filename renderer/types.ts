@@ -122,6 +122,9 @@ export interface PageSchema {
   kind: PageKind;
   title: string;
   description?: string;
+  /** detail/report/dashboard/result: a registered widget drawing the page body (gets `widgetProps` and `schema`). */
+  widget?: string;
+  widgetProps?: Record<string, unknown>;
   entity?: string;
   /** Base path of an entity resource (e.g. "/demo/customer"): fills the standard urls. */
   resource?: string;

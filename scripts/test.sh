@@ -8,4 +8,5 @@ echo "== unit + API tests"; npx vitest run --project unit --project api
 echo "== e2e tests (Chromium)"
 CHROMIUM_PATH="$(bash scripts/ensure-chromium.sh)"; export CHROMIUM_PATH
 npx vite build --logLevel warn
+echo "== Storybook (static build)"; npm run build-storybook --silent
 npx playwright test

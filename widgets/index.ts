@@ -53,8 +53,18 @@ export const WIDGETS: Record<string, [Loader, string]> = {
   JSubTablePopover: [() => import('./inputs/JSubTablePopover'), 'JSubTablePopover'],
   JSuperQuery: [() => import('./query/JSuperQuery'), 'JSuperQuery'],
   JEditableTable: [() => import('./table/JEditableTable'), 'JEditableTable'],
+  TermDashboard: [() => import('./dashboard/TermDashboard'), 'TermDashboard'],
+  TimetableGrid: [() => import('./timetable/TimetableGrid'), 'TimetableGrid'],
+  TimetableImport: [() => import('./timetable/TimetableImport'), 'TimetableImport'],
+  PageTabs: [() => import('./timetable/PageTabs'), 'PageTabs'],
 };
 
 for (const [name, [load, exp]] of Object.entries(WIDGETS)) registerWidget(name, lazyWidget(load, exp));
 
 export { getWidget, allWidgets, registerWidget } from './registry';
+
+// Lecture observation (widgets/domain): the record form's lesson picker and index scoring.
+WIDGETS.LessonPicker = [() => import('./domain/LessonPicker'), 'LessonPicker'];
+WIDGETS.IndexScoreForm = [() => import('./domain/IndexScoreForm'), 'IndexScoreForm'];
+registerWidget('LessonPicker', lazyWidget(WIDGETS.LessonPicker[0], 'LessonPicker'));
+registerWidget('IndexScoreForm', lazyWidget(WIDGETS.IndexScoreForm[0], 'IndexScoreForm'));

@@ -1,3 +1,4 @@
+import { createInflateRaw } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import dayjs from 'dayjs';
 import { Readable } from 'node:stream';
@@ -87,6 +88,54 @@ export function zipInflatedSize(buf: Buffer): number {
   return total;
 }
 
+/**
+ * Inflates every entry, counting bytes without keeping them, and fails when one yields more than
+ * its central directory declares: a zip bomb can lie about its sizes, so the declared total alone
+ * is no bound.
+ */
+export async function zipSizesHonest(buf: Buffer): Promise<boolean> {
+  const min = Math.max(0, buf.length - 65_557);
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= min; i--)
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  if (eocd < 0) return false;
+  let p = buf.readUInt32LE(eocd + 16);
+  for (let n = buf.readUInt16LE(eocd + 10); n > 0; n--) {
+    if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) return false;
+    const method = buf.readUInt16LE(p + 10);
+    const compressed = buf.readUInt32LE(p + 20);
+    const declared = buf.readUInt32LE(p + 24);
+    const local = buf.readUInt32LE(p + 42);
+    p += 46 + buf.readUInt16LE(p + 28) + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
+    if (local + 30 > buf.length || buf.readUInt32LE(local) !== 0x04034b50) return false;
+    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+    const data = buf.subarray(start, start + compressed);
+    if (method === 0) {
+      if (compressed !== declared) return false;
+      continue;
+    }
+    if (method !== 8) return false;
+    let seen = 0;
+    const inflate = createInflateRaw();
+    inflate.end(data);
+    try {
+      for await (const chunk of inflate) {
+        seen += (chunk as Buffer).length;
+        if (seen > declared) {
+          inflate.destroy();
+          return false;
+        }
+      }
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** Decompressed size an import may reach (zip-bomb guard, checked before any inflating). */
 export const MAX_INFLATED_BYTES = 300 * 1024 * 1024;
 /** Up to this decompressed size a file the streaming reader failed on is read again in full. */
@@ -109,7 +158,8 @@ export async function readXlsx(
   if (buf.length < 4 || buf.readUInt32BE(0) !== 0x504b0304) throw new BizError(`文件“${fileName}”不是有效的 Excel（.xlsx）文件`);
   const inflated = zipInflatedSize(buf);
   if (inflated === Infinity) throw new BizError(`文件“${fileName}”不是有效的 Excel（.xlsx）文件`);
-  if (inflated > maxInflated) throw new BizError(`文件“${fileName}”解压后超过${Math.round(maxInflated / 1024 / 1024)}MB，已拒绝，请拆分后再导入`);
+  if (inflated > maxInflated || !(await zipSizesHonest(buf)))
+    throw new BizError(`文件“${fileName}”解压后超过${Math.round(maxInflated / 1024 / 1024)}MB或大小与声明不符，已拒绝，请拆分后再导入`);
   const known = new Set(titles);
   let out: SheetRow[] = [];
   let header: Map<number, string> | undefined;

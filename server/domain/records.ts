@@ -135,19 +135,23 @@ async function writeScores(h: HookContext, row: Row, scores: Map<string, number>
     .execute();
 }
 
-const afterCommit: Array<() => Promise<void>> = [];
+/** Websocket pushes to send once a request's transaction has committed (dropped if it fails). */
+const afterCommit = new WeakMap<FastifyRequest, Array<() => Promise<void>>>();
+const later = (req: FastifyRequest, push: () => Promise<void>) => (afterCommit.get(req) ?? afterCommit.set(req, []).get(req)!).push(push);
 
-async function announceSubmitted(ctx: ServerContext, db: DB, rec: Row, sender: string) {
+async function announceSubmitted(ctx: ServerContext, req: FastifyRequest, db: DB, rec: Row, sender: string) {
   const push = await notifyDomain(ctx, db, [str(rec.teacherId)], {
     title: `您有一条新的听课记录：${str(rec.courseName)}（${str(rec.lectureDate)}）`,
     content: `${SHOW_LISTENER_TO_TEACHER ? str(rec.listenerName) : '听课人'}提交了对您 ${str(rec.lectureDate)} 《${str(rec.courseName)}》的听课记录（${str(rec.recordNo)}），请查阅并确认。`,
     busType: 'lecture_record', busId: str(rec.id), sender,
   });
-  afterCommit.push(push);
+  later(req, push);
 }
 
-async function flushPushes() {
-  for (const p of afterCommit.splice(0)) await p();
+async function flushPushes(req: FastifyRequest) {
+  const list = afterCommit.get(req) ?? [];
+  afterCommit.delete(req);
+  for (const p of list) await p();
 }
 
 async function decorate(h: HookContext, rows: Row[]): Promise<Row[]> {
@@ -173,7 +177,7 @@ export function registerRecordHooks() {
       await writeScores(h, row, p.scores);
       if (p.submitted) {
         const rec = await h.db.selectFrom(E).select(['id', 'teacher_id', 'course_name', 'lecture_date', 'listener_name', 'record_no']).where('id', '=', str(row.id)).executeTakeFirstOrThrow();
-        await announceSubmitted(h.ctx, h.db, { id: rec.id, teacherId: rec.teacher_id, courseName: rec.course_name, lectureDate: rec.lecture_date, listenerName: rec.listener_name, recordNo: rec.record_no }, h.user.username);
+        await announceSubmitted(h.ctx, h.req, h.db, { id: rec.id, teacherId: rec.teacher_id, courseName: rec.course_name, lectureDate: rec.lecture_date, listenerName: rec.listener_name, recordNo: rec.record_no }, h.user.username);
       }
     },
     beforeDelete(h, rows) {
@@ -212,13 +216,13 @@ export async function registerLectureRecords(api: FastifyInstance, ctx: ServerCo
   api.get(`/supervisor/lectureRecord/queryById`, { config: { auth: [`${P}:queryById`, `${P}:list`] } }, async (req) => ok(await visible(ctx, req, q(req).id)));
   api.post(`/supervisor/lectureRecord/add`, { config: { auth: `${P}:add` } }, async (req) => {
     const saved = await saveRow(h(req), body(req), 'add');
-    await flushPushes();
+    await flushPushes(req);
     return ok(saved, saved.status === 'SUBMITTED' ? '提交成功！' : '添加成功！');
   });
   for (const m of ['put', 'post'] as const)
     api[m](`/supervisor/lectureRecord/edit`, { config: { auth: `${P}:edit` } }, async (req) => {
       const saved = await saveRow(h(req), body(req), 'edit');
-      await flushPushes();
+      await flushPushes(req);
       return ok(saved, saved.status === 'SUBMITTED' ? '提交成功！' : '编辑成功！');
     });
   api.delete(`/supervisor/lectureRecord/delete`, { config: { auth: `${P}:delete` } }, async (req) => {
@@ -237,7 +241,7 @@ export async function registerLectureRecords(api: FastifyInstance, ctx: ServerCo
     if (rec.listenerId !== req.user!.id) throw new BizError('只能提交自己的听课记录');
     if (!EDITABLE.includes(str(rec.status))) throw new BizError('该听课记录已提交');
     const saved = await saveRow(h(req), { id, status: 'SUBMITTED' }, 'edit');
-    await flushPushes();
+    await flushPushes(req);
     return ok(saved, '提交成功！');
   });
 
@@ -252,13 +256,14 @@ export async function registerLectureRecords(api: FastifyInstance, ctx: ServerCo
     if (!['SUBMITTED', 'CONFIRMED'].includes(str(rec.status))) throw new BizError('只能退回已提交或已确认的听课记录');
     await inTransaction(ctx.db, async (trx) => {
       await trx.updateTable(E).set({ status: 'RETURNED', return_reason: reason, update_by: req.user!.username, update_time: now() }).where('id', '=', id).execute();
-      afterCommit.push(
+      later(
+        req,
         await notifyDomain(ctx, trx, [str(rec.listenerId)], {
           title: `听课记录 ${str(rec.recordNo)} 被退回`, content: `退回原因：${reason}`, busType: 'lecture_record', busId: id, sender: req.user!.username,
         }),
       );
     });
-    await flushPushes();
+    await flushPushes(req);
     return ok(await visible(ctx, req, id), '已退回');
   });
 

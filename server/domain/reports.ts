@@ -5,6 +5,9 @@ import type { SessionUser } from '../auth/session.js';
 import type { DB } from '../db/index.js';
 import { BizError, ok, page } from '../http/envelope.js';
 import { parsePaging } from '../crud/query.js';
+import { buildXlsx, XLSX_TYPE } from '../crud/excel.js';
+import { attachment } from '../crud/routes.js';
+import type { EntitySchema, FieldType } from '../crud/entity-types.js';
 import { applicableIndexSet, termOrCurrent } from './base.js';
 import { DEFAULT_GRADE_BANDS, DONE_STATUSES, gradeOf, round2, type GradeBand } from './rules.js';
 import { scopeOf, subtree } from './scope.js';
@@ -223,6 +226,15 @@ export async function drill(db: DB, f: ReportFilter, q: Record<string, unknown>)
   return page(records, Number(cnt[0]?.n ?? 0), pageNo, pageSize);
 }
 
+/** A report's columns as an export-only schema, so the engine's Excel writer (text, no formulas) serves it. */
+function sheet(title: string, cols: Array<[string, string, FieldType?]>): EntitySchema {
+  return { name: 'report', table: 'report', title, audit: false, fields: cols.map(([name, excel, type]) => ({ name, excel, type: type ?? 'string', length: 200 })) };
+}
+const FREQ_SHEET = sheet('听课频次统计', [['realname', '姓名'], ['departName', '部门'], ['required', '应听', 'integer'], ['actual', '实听', 'integer'],
+  ['offline', '线下', 'integer'], ['online', '线上', 'integer'], ['rate', '完成率', 'number'], ['metText', '达标']]);
+const PERF_SHEET = sheet('听课成绩统计', [['realname', '授课教师'], ['departName', '部门'], ['count', '被听次数', 'integer'], ['avg', '平均分', 'number'],
+  ['max', '最高分', 'number'], ['min', '最低分', 'number'], ['trimmedAvg', '去极值平均', 'number'], ['gradeText', '等级']]);
+
 export async function registerReports(api: FastifyInstance, ctx: ServerContext) {
   const filter = (req: FastifyRequest) => reportFilter(ctx, req.user!, (req.query ?? {}) as Record<string, unknown>);
   const cfg = { config: { auth: PERM } };
@@ -234,6 +246,18 @@ export async function registerReports(api: FastifyInstance, ctx: ServerContext) 
   api.get('/supervisor/report/gradeDistribution', cfg, async (req) => {
     const by = (req.query as Record<string, unknown>).by;
     return ok(await gradeDistribution(ctx.db, await filter(req), by === 'category' || by === 'title' ? by : 'depart'));
+  });
+  const exportCfg = { config: { auth: ['supervisor:report:exportXls', PERM] } };
+  api.get('/supervisor/report/frequency/exportXls', exportCfg, async (req, reply) => {
+    const rows = (await frequency(ctx.db, await filter(req))).map((r) => ({ ...r, metText: r.met ? '是' : '否' }));
+    attachment(reply, '听课频次统计.xlsx', XLSX_TYPE);
+    return reply.send(await buildXlsx(FREQ_SHEET, rows));
+  });
+  api.get('/supervisor/report/performance/exportXls', exportCfg, async (req, reply) => {
+    const bands = await bandsOf(ctx.db);
+    const rows = (await performance(ctx.db, await filter(req))).map((r) => ({ ...r, gradeText: bands.find((b) => b.grade === r.grade)?.label ?? r.grade }));
+    attachment(reply, '听课成绩统计.xlsx', XLSX_TYPE);
+    return reply.send(await buildXlsx(PERF_SHEET, rows));
   });
   api.get('/supervisor/report/detail', cfg, async (req) => ok(await drill(ctx.db, await filter(req), (req.query ?? {}) as Record<string, unknown>)));
 }

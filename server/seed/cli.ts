@@ -3,9 +3,7 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/index.js';
 import { loadEntities } from '../crud/entities.js';
 import type { ServerContext } from '../context.js';
-import { syncEntities } from '../crud/sync.js';
-import { runMigrations } from '../db/migrate.js';
-import { runSeeds } from './index.js';
+import { prepareDatabase } from '../start.js';
 import { bulkLectureRecords, seedLectureRecords } from './lecture.js';
 
 /**
@@ -26,10 +24,8 @@ process.env.TZ = cfg.timezone;
 const database = await openDatabase(cfg);
 const ctx: ServerContext = { cfg, db: database.db, dbKind: database.kind, entities: loadEntities(), ready: false, draining: false };
 const t0 = Date.now();
-// Tables, migrations and the base/demo seed as at server start (without loading the HTTP app).
-await syncEntities(ctx.db, ctx.entities);
-await runMigrations(ctx.db);
-await runSeeds(ctx);
+// Tables, migrations and the base/demo seed exactly as at server start.
+await prepareDatabase(ctx);
 if (scale > 0) {
   // Records in set-based SQL (fast at any size); improvement tasks and their logs from the JS generator.
   const added = await ctx.db.transaction().execute((trx) => bulkLectureRecords(trx, scale));

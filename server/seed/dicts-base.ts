@@ -2,10 +2,15 @@ import type { ServerContext } from '../context.js';
 import { now } from '../util.js';
 import { sha256 } from '../util.js';
 
-type Items = Array<[value: string, text: string, color?: string]>;
+export type Items = Array<[value: string, text: string, color?: string]>;
+export interface DictSeed {
+  code: string;
+  name: string;
+  items: Items;
+}
 
 /** Dictionaries the user, department, menu and tenant screens need. Inserted only where missing. */
-export const BASE_DICTS: Array<{ code: string; name: string; items: Items }> = [
+export const BASE_DICTS: DictSeed[] = [
   { code: 'sex', name: '性别', items: [['1', '男'], ['2', '女']] },
   { code: 'user_status', name: '用户状态', items: [['1', '正常', 'green'], ['2', '冻结', 'red']] },
   { code: 'user_identity', name: '用户身份', items: [['1', '普通用户'], ['2', '上级']] },
@@ -23,11 +28,14 @@ export const BASE_DICTS: Array<{ code: string; name: string; items: Items }> = [
 
 export const dictId = (code: string) => sha256(`dict|${code}`).slice(0, 32);
 
-export async function seedBaseDicts(ctx: ServerContext): Promise<void> {
+export const seedBaseDicts = (ctx: ServerContext) => seedDicts(ctx, BASE_DICTS);
+
+/** Inserts the given dictionaries and items where missing (by code and item value); never changes existing ones. */
+export async function seedDicts(ctx: ServerContext, dicts: DictSeed[]): Promise<void> {
   const ts = now();
-  const existing = await ctx.db.selectFrom('sys_dict').select(['id', 'dict_code']).where('dict_code', 'in', BASE_DICTS.map((d) => d.code)).execute();
+  const existing = await ctx.db.selectFrom('sys_dict').select(['id', 'dict_code']).where('dict_code', 'in', dicts.map((d) => d.code)).execute();
   const idOf = new Map(existing.map((r) => [r.dict_code as string, r.id as string]));
-  const missing = BASE_DICTS.filter((d) => !idOf.has(d.code));
+  const missing = dicts.filter((d) => !idOf.has(d.code));
   if (missing.length) {
     await ctx.db
       .insertInto('sys_dict')
@@ -35,7 +43,7 @@ export async function seedBaseDicts(ctx: ServerContext): Promise<void> {
       .execute();
     for (const d of missing) idOf.set(d.code, dictId(d.code));
   }
-  const items = BASE_DICTS.flatMap((d) =>
+  const items = dicts.flatMap((d) =>
     d.items.map(([value, text, color], i) => ({
       id: sha256(`dictItem|${d.code}|${value}`).slice(0, 32),
       dict_id: idOf.get(d.code)!,

@@ -1,6 +1,8 @@
 import type { SeedStep } from './index.js';
 import { lectureSeedSteps } from './lecture.js';
 import { seedBaseDicts } from './dicts-base.js';
+import { seedDomainDicts } from './dicts-domain.js';
+import { seedPositions } from './positions.js';
 import { menuSeedStep } from './menus.js';
 import { seedAdmin, seedDemoOrg } from './org.js';
 import { systemServiceSeeds } from '../sys/message-seed.js';
@@ -9,6 +11,8 @@ import { seedDemoCustomers, seedDemoDicts } from './demo.js';
 /** Every seed step in order: base data (dictionaries, menus) first, then the demo university. */
 export const seedSteps: SeedStep[] = [
   { name: 'dicts-base', run: seedBaseDicts },
+  { name: 'dicts-domain', run: seedDomainDicts },
+  { name: 'positions', run: seedPositions },
   menuSeedStep(),
   { name: 'admin-user', run: seedAdmin },
   { name: 'demo-org', demo: true, run: seedDemoOrg },

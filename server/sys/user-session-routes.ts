@@ -108,12 +108,36 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
     },
   );
 
+  // Forgot password (SMS mode "2"): the code proves the phone; the account must own that phone.
+  api.post<{ Body: { username?: string; phone?: string; smscode?: string; password?: string } }>(
+    '/sys/user/passwordChange',
+    { config: { auth: 'public' }, schema: body({ username: str(100), phone: str(32), smscode: str(16), password: str(MAX_PASSWORD_LENGTH + 1) }) },
+    async (req) => {
+      const username = String(req.body.username ?? '').trim();
+      const phone = String(req.body.phone ?? '').trim();
+      if (!username) throw new BizError('请输入用户名');
+      if (!MOBILE_RE.test(phone)) throw new BizError('请输入正确手机号');
+      if (!req.body.smscode) throw new BizError('请输入短信验证码');
+      const problem = checkPassword(req.body.password, username);
+      if (problem) throw new BizError(problem);
+      await verifySmsCode(ctx, phone, '2', req.body.smscode);
+      const user = await ctx.db.selectFrom('sys_user').select(['id', 'status']).where('username', '=', username).where('phone', '=', phone).where('del_flag', '=', 0).executeTakeFirst();
+      // Same answer for an unknown account and a phone that is not the account's.
+      if (!user || Number(user.status) !== 1) throw new BizError('用户名与手机号不匹配');
+      await ctx.db.updateTable('sys_user').set({ password: await hashPassword(req.body.password!), update_by: username, update_time: now() }).where('id', '=', user.id).execute();
+      await revokeUserSessions(ctx, String(user.id), 'password-reset');
+      return ok(null, '密码重置成功，请使用新密码登录');
+    },
+  );
+
   const notEnabled = (what: string) => async () => {
     throw new BizError(`${what}未启用`);
   };
   api.get('/sys/thirdLogin/getLoginUser/:token/:thirdType', { config: { auth: 'public' } }, notEnabled('第三方登录'));
   api.get('/sys/thirdLogin/render/:source', { config: { auth: 'public' } }, notEnabled('第三方登录'));
   api.post('/sys/thirdLogin/bindingThirdPhone', { config: { auth: 'public' } }, notEnabled('第三方登录'));
+  // Accounts are created by administrators; self-registration answers clearly until it is configured.
+  api.post('/sys/user/register', { config: { auth: 'public' } }, notEnabled('用户注册'));
   api.get('/sys/thirdLogin/oauth2/:source/login', { config: { auth: 'public' } }, notEnabled('OAuth2登录'));
   api.get('/sys/oauth2/login', { config: { auth: 'public' } }, notEnabled('OAuth2登录'));
   api.get('/sys/cas/client/validateLogin', { config: { auth: 'public' } }, notEnabled('CAS单点登录'));

@@ -13,7 +13,7 @@ const db = () => s.running.ctx.db;
 
 beforeAll(async () => {
   s = await startTestServer();
-  for (const u of ['admin', 'secretary', 'teacher', 'deptadmin']) tok[u] = await s.login(u);
+  for (const u of ['admin', 'supervisor', 'secretary', 'leader', 'teacher', 'deptadmin']) tok[u] = await s.login(u);
 });
 afterAll(() => s?.close());
 
@@ -110,6 +110,33 @@ describe('mass assignment', () => {
   });
 });
 
+describe('mass assignment on a lecture record', () => {
+  it('the listener cannot set listener, scores, grade, number, creator or tenant of their own record', async () => {
+    const me = await db().selectFrom('sys_user').select(['id']).where('username', '=', 'supervisor').executeTakeFirstOrThrow();
+    const mine = await db()
+      .selectFrom('sup_lecture_record')
+      .selectAll()
+      .where('listener_id', '=', me.id)
+      .where('status', 'in', ['DRAFT', 'RETURNED'])
+      .limit(1)
+      .executeTakeFirst();
+    expect(mine, 'a seeded draft or returned record of the supervisor').toBeDefined();
+    if (!mine) return;
+    const adminId = (await db().selectFrom('sys_user').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
+    const r = j(
+      await s.put(
+        'supervisor/lectureRecord/edit',
+        { id: mine.id, listenerId: adminId, listenerOrgCode: 'A99', totalScore: 100, grade: '优秀', recordNo: 'TK-FAKE', createBy: 'admin', tenantId: 2, status: 'CONFIRMED' },
+        tok.supervisor,
+      ),
+    );
+    if (!r.success) expect(r.message).toMatch(/[\u4e00-\u9fa5]/);
+    const after = (await rowOf('sup_lecture_record', mine.id as string))!;
+    for (const k of ['listener_id', 'listener_org_code', 'total_score', 'grade', 'record_no', 'create_by'] as const) expect(after[k], k).toEqual(mine[k]);
+    expect(after.status).not.toBe('CONFIRMED');
+  });
+});
+
 describe('tenant-id spoofing', () => {
   it.each(['2', '-1', '1,2', '*', '99999999999999999999', 'abc'])('tenant-id %s is refused without data', async (h) => {
     const r = await s.get(`${API}/demo/customer/list`, tok.admin, { 'tenant-id': h });
@@ -152,9 +179,9 @@ describe('IDOR: another department’s lecture record', () => {
       .executeTakeFirstOrThrow();
   });
 
-  it.each(['secretary', 'teacher'])('%s: queryById refused, edit refused, delete refused — record unchanged', async (u) => {
+  it.each(['secretary', 'leader', 'teacher'])('%s: queryById refused, edit refused, delete refused — record unchanged', async (u) => {
     const q = j(await s.get(`supervisor/lectureRecord/queryById?id=${foreign.id}`, tok[u]));
-    expect(q.success).toBe(false);
+    expect(q).toMatchObject({ success: false, message: '未找到对应听课记录' });
     expect(JSON.stringify(q)).not.toContain(foreign.record_no);
     const e = j(await s.put('supervisor/lectureRecord/edit', { id: foreign.id, strengths: '越权修改', totalScore: 100 }, tok[u]));
     expect(e.success).toBe(false);
@@ -189,6 +216,7 @@ describe('IDOR: another department’s lecture record', () => {
       .where('listener_id', '=', myTeacherId)
       .limit(1)
       .executeTakeFirst();
+    expect(own, 'a seeded record of the teacher').toBeDefined();
     if (!own) return;
     const before = await count('sup_lecture_record');
     const r = j(await s.del(`supervisor/lectureRecord/deleteBatch?ids=${own.id},${foreign.id}`, tok.teacher));

@@ -87,10 +87,11 @@ describe('dictionary codes name only declared tables', () => {
   ];
   it.each(codes)('getDictItems / loadDict / loadDictItem / getDictText refuse %s', async (code) => {
     const c = code.includes('%2c') ? code : enc(code);
-    await refused(`sys/dict/getDictItems/${c}`);
-    await refused(`sys/dict/loadDict/${c}?keyword=a`);
-    await refused(`sys/dict/loadDictItem/${c}?key=1`);
-    await refused(`sys/dict/getDictText/${c}/1`);
+    const DICT = /^字典Code格式不正确！|^字典“.*”未在实体中声明，不允许查询$/s;
+    expect((await refused(`sys/dict/getDictItems/${c}`)).message).toMatch(DICT);
+    expect((await refused(`sys/dict/loadDict/${c}?keyword=a`)).message).toMatch(DICT);
+    expect((await refused(`sys/dict/loadDictItem/${c}?key=1`)).message).toMatch(DICT);
+    expect((await refused(`sys/dict/getDictText/${c}/1`)).message).toMatch(DICT);
   });
 
   it('a declared table dictionary treats hostile keywords and keys as plain text', async () => {
@@ -146,11 +147,14 @@ describe('tree loads', () => {
 
 describe('duplicate check', () => {
   it('refuses tables and fields that are not declared unique/filterable', async () => {
-    await refused(`sys/duplicate/check?tableName=sys_user&fieldName=password&fieldVal=x`);
-    await refused(`sys/duplicate/check?tableName=${enc('sys_user where 1=1 --')}&fieldName=username&fieldVal=admin`);
-    await refused(`sys/duplicate/check?tableName=information_schema.tables&fieldName=table_name&fieldVal=sys_user`);
-    await refused(`sys/duplicate/check?tableName=sys_user&fieldName=${enc('1 and%09if(1=1,sleep(3),0)')}&fieldVal=1`);
-    await refused(`sys/duplicate/check?tableName=sys_user&fieldName=${enc('username and (select 1 from pg_sleep(3)) is null')}&fieldVal=1`);
+    for (const q of [
+      `tableName=sys_user&fieldName=password&fieldVal=x`,
+      `tableName=${enc('sys_user where 1=1 --')}&fieldName=username&fieldVal=admin`,
+      `tableName=information_schema.tables&fieldName=table_name&fieldVal=sys_user`,
+      `tableName=sys_user&fieldName=${enc('1 and%09if(1=1,sleep(3),0)')}&fieldVal=1`,
+      `tableName=sys_user&fieldName=${enc('username and (select 1 from pg_sleep(3)) is null')}&fieldVal=1`,
+    ])
+      expect((await refused(`sys/duplicate/check?${q}`)).message).toBe('不支持对该表或字段做重复校验');
   });
 
   it('binds the value and data id', async () => {
@@ -191,9 +195,13 @@ describe('list queries: sort, filters, super query, keywords', () => {
     const dbl = await timed(`${list}?superQueryParams=${enc(enc(JSON.stringify([{ field: f, rule: 'eq', val: "x' or '1'='1" }])))}`);
     expect(dbl.success ? dbl.result.total : 0).toBe(0);
     for (const p of SLEEP) {
+      // Raw JSON is URI-decoded first (the front end encodes it), so a stray `%` is refused as malformed.
       const b = await timed(sq([{ field: f, rule: 'like', val: p }]));
-      expect(b.success, b.message).toBe(true);
-      expect((b.result as { total: number }).total, p).toBe(0);
+      if (b.success) expect(b.result.total, p).toBe(0);
+      else expect(b.message, p).toBe('高级查询参数格式不正确，需要 JSON 数组');
+      const e = await timed(`${list}?superQueryParams=${enc(enc(JSON.stringify([{ field: f, rule: 'like', val: p }])))}`);
+      expect(e.success, e.message).toBe(true);
+      expect(e.result.total, p).toBe(0);
     }
   });
 
@@ -214,6 +222,20 @@ describe('list queries: sort, filters, super query, keywords', () => {
       expect(b.success ? (b.result as { total: number }).total : 0, p).toBe(0);
       const l = await timed(`supervisor/courseSchedule/lessons?keyword=${enc(p)}`);
       expect(l.message).not.toMatch(LEAK);
+    }
+  });
+});
+
+describe('online reports', () => {
+  it('refuse unknown report codes, unknown self_ params and client SQL; bind report params', async () => {
+    expect((await refused(`online/cgreport/api/getData/${enc("1' or '1'='1")}`)).message).toBe('报表不存在');
+    expect((await refused(`online/cgreport/api/getData/${enc('sys_user_by_depart;select pg_sleep(3)')}`)).message).toBe('报表不存在');
+    expect((await refused(`online/cgreport/api/getData/sys_user_by_depart?self_sql=${enc('select password from sys_user')}`)).message).toBe('报表不支持参数“self_sql”');
+    expect((await refused(`online/cgreport/api/getData/sys_user_by_depart?self_dbUrl=${enc('jdbc:h2:mem:;INIT=RUNSCRIPT')}`)).message).toBe('报表不支持参数“self_dbUrl”');
+    for (const p of SLEEP) {
+      const b = await timed(`online/cgreport/api/getData/sys_user_by_depart?self_orgCode=${enc(p)}`);
+      if (b.success) expect(b.result.total ?? b.result.records?.length ?? 0, p).toBe(0);
+      else expect(b.message).toMatch(/[\u4e00-\u9fa5]/);
     }
   });
 });

@@ -67,6 +67,9 @@ describe('lecture records', () => {
     expect(got.indexScoreList).toHaveLength(leaves.length);
     const after = (await call('get', `/supervisor/report/frequency?termId=${termId}`, 'supervisor')).result.find((x: any) => x.userId === who.supervisor!.id);
     expect(after.actual).toBe(before.actual + 1);
+    // The observed teacher was notified.
+    const note = await db().selectFrom('sys_announcement as a').innerJoin('sys_announcement_send as s', 's.annt_id', 'a.id').select('s.user_id').where('a.bus_id', '=', recordId).execute();
+    expect(note.map((n) => n.user_id)).toEqual([who.teacher!.id]);
   });
 
   it('refuses a duplicate (same listener, lesson and date)', async () => {
@@ -135,7 +138,8 @@ describe('reports', () => {
       .where('status', 'in', ['SUBMITTED', 'CONFIRMED', 'ARCHIVED']).execute();
     const scores = recs.map((r) => Number(r.total_score));
     expect(mine.count).toBe(scores.length);
-    expect(mine.avg).toBeCloseTo(scores.reduce((a, b) => a + b, 0) / scores.length, 2);
+    // avg is rounded to 2 decimals on the server
+    expect(Math.abs(mine.avg - scores.reduce((a, b) => a + b, 0) / scores.length)).toBeLessThanOrEqual(0.0051);
     expect(mine.max).toBe(Math.max(...scores));
     expect(mine.min).toBe(Math.min(...scores));
   });
@@ -163,5 +167,19 @@ describe('index scores', () => {
       .where((eb) => eb.or([eb('r.listener_id', '=', t), eb.and([eb('r.teacher_id', '=', t), eb('r.status', '<>', 'DRAFT')])]))
       .executeTakeFirstOrThrow()) as { n: string };
     expect(r.result.total).toBe(Number(n));
+  });
+});
+
+describe('report export', () => {
+  it('exports the frequency report as .xlsx with the same rows', async () => {
+    const r = await s.get(api(`/supervisor/report/frequency/exportXls?termId=${termId}`), who.supervisor!.token);
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toContain('spreadsheetml');
+    const ExcelJS = (await import('exceljs')).default;
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(r.rawPayload as unknown as ArrayBuffer);
+    const rows = (await call('get', `/supervisor/report/frequency?termId=${termId}`, 'supervisor')).result as any[];
+    expect(wb.worksheets[0]!.rowCount).toBe(rows.length + 1);
+    expect(wb.worksheets[0]!.getRow(1).getCell(3).value).toBe('应听');
   });
 });

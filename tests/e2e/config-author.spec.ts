@@ -145,7 +145,7 @@ test('a config author adds a screen without code', async ({ page }) => {
 
   // Search.
   await page.getByPlaceholder('请输入书名').fill('三');
-  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect(page.locator('tr.ant-table-row')).toHaveCount(1);
   await expect(page.locator('tr.ant-table-row').first()).toContainText('刘慈欣');
   await page.getByRole('button', { name: /重\s*置/ }).click();

@@ -43,7 +43,7 @@ test('query-list: paging, search, reset, sort, page size, column settings', asyn
   await page.locator('.ant-pagination-item-2').click();
   await expect(total(page)).toHaveText('11-20 共50条');
   await page.getByPlaceholder('请输入客户名称').fill('王');
-  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect.poll(() => lists.at(-1)!.searchParams.get('name')).toBe('*王*');
   expect(lists.at(-1)!.searchParams.get('pageNo')).toBe('1');
   await expect(total(page)).not.toHaveText(/共50条/);
@@ -85,6 +85,12 @@ test('query-list: paging, search, reset, sort, page size, column settings', asyn
   await expect(total(page)).toHaveText('1-20 共50条');
   await expect(page.locator('.ant-pagination-options-quick-jumper input')).toBeVisible();
 
+  // The widget library's advanced query builder sits in the toolbar.
+  await page.getByRole('button', { name: '高级查询' }).click();
+  await expect(page.getByText('高级查询构造器')).toBeVisible();
+  await page.locator('.ant-modal').filter({ hasText: '高级查询构造器' }).locator('.ant-modal-close').click();
+  await expect(page.getByText('高级查询构造器')).toBeHidden();
+
   // Dictionary columns show texts.
   await expect(await cellOf(page, 0, '性别')).toHaveText(/^(男|女)$/);
 
@@ -120,7 +126,7 @@ test('query-list: add, edit, detail, delete, batch delete, page lowered after de
 
   // Find it and edit it.
   await page.getByPlaceholder('请输入客户编号').fill('E2E-001');
-  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect(rows(page)).toHaveCount(1);
   await rows(page).first().getByText('编辑').click();
   await expect(page.getByRole('dialog').getByText('编辑', { exact: true })).toBeVisible();
@@ -198,7 +204,7 @@ test('query-list: export and import', async ({ page }) => {
     await dialog.getByRole('button', { name: '开始上传' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await page.getByPlaceholder('请输入客户编号').fill('IMP-001');
-    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await page.getByRole('button', { name: /^查\s*询$/ }).click();
     await expect(rows(page)).toHaveCount(1);
     await expect(await cellOf(page, 0, '客户名称')).toHaveText('导入客户');
   } finally {

@@ -12,7 +12,7 @@ async function signIn(page: Page) {
 async function openEdit(page: Page) {
   // The sub-table loads the items of the dictionary through /sys/dictItem/list?dictId=.
   await page.getByPlaceholder('请输入字典编码').fill('read_flag');
-  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect(page.locator('tr.ant-table-row')).toHaveCount(1);
   await page.locator('tr.ant-table-row').first().getByText('编辑').click();
   const d = page.getByRole('dialog');

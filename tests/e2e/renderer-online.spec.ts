@@ -75,7 +75,7 @@ test('an online form is rendered by the schema renderer', async ({ page }) => {
 
   // Search, then delete (DELETE /online/cgform/api/form/{code}/{id}).
   await page.getByPlaceholder('请输入来访人').fill('赵');
-  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect(page.locator('tr.ant-table-row')).toHaveCount(1);
   await page.locator('tr.ant-table-row').first().getByText('更多').hover();
   await page.locator('.ant-dropdown-menu:visible').getByText('删除').click();

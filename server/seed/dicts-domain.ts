@@ -1,0 +1,46 @@
+import type { ServerContext } from '../context.js';
+import { seedDicts, type DictSeed } from './dicts-base.js';
+
+/** Vocabularies of lecture observation and improvement (DESIGN §4): stable codes, Chinese labels. */
+export const DOMAIN_DICTS: DictSeed[] = [
+  { code: 'term_no', name: '学期序号', items: [['1', '第一学期'], ['2', '第二学期'], ['3', '夏季学期']] },
+  { code: 'time_season', name: '作息季节', items: [['SUMMER', '夏季作息'], ['WINTER', '冬季作息']] },
+  { code: 'day_period', name: '时段', items: [['AM', '上午'], ['PM', '下午'], ['EVE', '晚上']] },
+  { code: 'room_type', name: '教室类型', items: [['NORMAL', '普通教室'], ['MEDIA', '多媒体教室'], ['SMART', '智慧教室'], ['LAB', '实验室']] },
+  { code: 'course_nature', name: '课程性质', items: [['REQUIRED', '必修'], ['ELECTIVE', '选修']] },
+  { code: 'course_category', name: '课程类别', items: [['GENERAL', '通识课'], ['DISCIPLINE', '学科基础课'], ['MAJOR', '专业课'], ['PRACTICE', '实践课']] },
+  { code: 'lesson_kind', name: '课程类型', items: [['THEORY', '理论课'], ['EXPERIMENT', '实验课'], ['PRACTICE', '实践课'], ['PE', '体育课']] },
+  { code: 'assess_mode', name: '考核方式', items: [['EXAM', '考试'], ['CHECK', '考查']] },
+  { code: 'data_source', name: '数据来源', items: [['IMPORT', '教务导入'], ['MANUAL', '手工录入']] },
+  { code: 'weekday', name: '星期', items: [['1', '星期一'], ['2', '星期二'], ['3', '星期三'], ['4', '星期四'], ['5', '星期五'], ['6', '星期六'], ['7', '星期日']] },
+  { code: 'index_set_status', name: '指标体系状态', items: [['DRAFT', '草稿', 'orange'], ['PUBLISHED', '已发布', 'green'], ['ARCHIVED', '已停用', 'default']] },
+  { code: 'req_target', name: '要求对象', items: [['CATEGORY', '按听课人类别'], ['PERSON', '按人员']] },
+  { code: 'count_unit', name: '计量单位', items: [['TIMES', '次'], ['SECTIONS', '节'], ['HOURS', '学时']] },
+  {
+    code: 'lecture_type', name: '听课类型',
+    items: [['RANDOM', '推门听课'], ['TRACK', '跟踪听课'], ['GUIDE', '指导听课'], ['SPECIAL', '专项听课'], ['COLLECTIVE', '集体听课'], ['OPEN', '公开课']],
+  },
+  { code: 'lecture_mode', name: '听课方式', items: [['OFFLINE', '线下'], ['ONLINE', '线上']] },
+  { code: 'eval_grade', name: '评价等级', items: [['EXCELLENT', '优秀', 'green'], ['GOOD', '良好', 'cyan'], ['MEDIUM', '中等', 'blue'], ['PASS', '合格', 'orange'], ['FAIL', '不合格', 'red']] },
+  {
+    code: 'record_status', name: '听课记录状态',
+    items: [['DRAFT', '草稿', 'default'], ['SUBMITTED', '已提交', 'blue'], ['RETURNED', '已退回', 'red'], ['CONFIRMED', '已确认', 'green'], ['ARCHIVED', '已归档', 'purple']],
+  },
+  {
+    code: 'rect_status', name: '整改状态',
+    items: [
+      ['DRAFT', '待下发', 'default'], ['ISSUED', '已下发', 'blue'], ['ACCEPTED', '已签收', 'cyan'], ['IN_PROGRESS', '整改中', 'processing'], ['SUBMITTED', '待验收', 'orange'],
+      ['REJECTED', '已退回', 'red'], ['VERIFIED', '已验收', 'green'], ['CLOSED', '已销号', 'purple'], ['CANCELLED', '已撤销', 'default'],
+    ],
+  },
+  {
+    code: 'rect_action', name: '整改操作',
+    items: [['CREATE', '创建'], ['SPLIT', '分解'], ['ISSUE', '下发'], ['ACCEPT', '签收'], ['FEEDBACK', '反馈'], ['SUBMIT', '提交验收'], ['REJECT', '退回'], ['VERIFY', '验收'], ['CLOSE', '销号'], ['CANCEL', '撤销']],
+  },
+  { code: 'rect_source', name: '整改来源', items: [['LECTURE', '听课记录'], ['AUDIT', '审核评估'], ['MANUAL', '手工创建']] },
+  { code: 'rect_category', name: '问题类别', items: [['ATTITUDE', '教学态度'], ['CONTENT', '教学内容'], ['METHOD', '教学方法'], ['EFFECT', '教学效果'], ['OTHER', '其他']] },
+  { code: 'position_rank', name: '职级', items: [['1', '校级'], ['2', '处级'], ['3', '科级'], ['4', '科员']] },
+  { code: 'rect_level', name: '严重程度', items: [['NORMAL', '一般'], ['SERIOUS', '严重'], ['URGENT', '紧急']] },
+];
+
+export const seedDomainDicts = (ctx: ServerContext) => seedDicts(ctx, DOMAIN_DICTS);
