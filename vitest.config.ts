@@ -14,6 +14,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['tests/unit/**/*.test.{ts,tsx}', 'widgets/**/*.test.{ts,tsx}', 'renderer/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           setupFiles: ['tests/helpers/unit-setup.ts'],
@@ -23,6 +24,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'api',
+          sequence: { groupOrder: 1 },
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/helpers/api-global-setup.ts'],
@@ -35,6 +37,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'cluster',
+          sequence: { groupOrder: 2 },
           include: ['tests/cluster/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/helpers/api-global-setup.ts'],

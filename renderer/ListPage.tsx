@@ -1,5 +1,5 @@
 import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space, Table, Tooltip } from 'antd';
+import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space, Table, Tooltip } from 'antd';
 import type { TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
@@ -24,7 +24,19 @@ export type FormMode = 'add' | 'edit' | 'detail';
 const DEFAULT_ELLIPSIS = 25;
 /** `{field}` placeholders of an action url, filled from the row (URI-encoded). */
 const fill = (url: string, record?: Row) => url.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(record?.[k] ?? '')));
+const fillValues = (values: Record<string, unknown>, record?: Row): Row =>
+  Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/\{(\w+)\}/g, (_, f: string) => String(record?.[f] ?? '')) : v]));
 const showTotal = (total: number, range: [number, number]) => `${range[0]}-${range[1]} 共${total}条`;
+
+/** A `widget` action: a drawer showing the registered widget with `{ record, onClose, onDone, ...widgetProps }`. */
+function WidgetPanel({ action, record, onClose, onDone }: { action: ActionSchema; record?: Row; onClose: () => void; onDone: () => void }) {
+  const W = getWidget(action.widget!);
+  return (
+    <Drawer open title={action.title ?? action.label} width={action.width ?? 650} onClose={onClose} destroyOnClose>
+      {W ? <W record={record} onClose={onClose} onDone={onDone} {...action.widgetProps} /> : <Alert type="error" message={`未注册的组件：${action.widget}`} />}
+    </Drawer>
+  );
+}
 
 /** The standard actions a list page gets when its schema lists none. */
 export function defaultActions(s: PageSchema): NonNullable<PageSchema['actions']> {
@@ -210,6 +222,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   const [hidden, setHidden] = useState<string[]>(() => storedHidden(pageId));
   const [form, setForm] = useState<{ mode: FormMode; record?: Row } | null>(null);
   const [importing, setImporting] = useState(false);
+  const [panel, setPanel] = useState<{ action: ActionSchema; record?: Row } | null>(null);
   const seq = useRef(0);
 
   // tree-list: rows with children get an empty `children` list (the expand icon); children load on expand.
@@ -349,7 +362,8 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     async (a: ActionSchema, record?: Row) => {
       switch (a.type ?? a.key) {
         case 'add':
-          setForm({ mode: 'add' });
+          // `values`: initial values of the new record, `{field}` filled from the row (e.g. 添加下级).
+          setForm({ mode: 'add', record: a.values ? fillValues(a.values, record) : undefined });
           return;
         case 'edit':
           setForm({ mode: 'edit', record });
@@ -389,16 +403,21 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
           const url = fill(a.url, record);
           const method = a.method ?? 'post';
           const ids = { ids: selected.join(',') };
+          // `body`: fixed values ({field} placeholders filled from the row) sent instead of the row.
+          const body = a.body && (record ? fillValues(a.body, record) : { ...a.body, ...ids });
           const r =
             method === 'get' || method === 'delete'
               ? await http[method](url, /\{/.test(a.url) ? undefined : record ? { id: record[rowKey] } : ids)
-              : await http[method](url, record ?? ids);
+              : await http[method](url, body ?? record ?? ids);
           if (r.success) {
             message.success(r.message);
             void load();
           } else message.warning(r.message);
           return;
         }
+        case 'widget':
+          if (a.widget) setPanel({ action: a, record });
+          return;
       }
     },
     [remove, selected, rowKey, exportXls, load, message, modal, navigate],
@@ -560,6 +579,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
             }}
           />
         )}
+        {panel && <WidgetPanel action={panel.action} record={panel.record} onClose={() => setPanel(null)} onDone={() => void load()} />}
         {importing && urls.importExcel && (
           <ImportModal
             url={urls.importExcel}

@@ -92,7 +92,7 @@ export interface FormSchema {
 export interface ActionSchema {
   key: string;
   label: string;
-  /** add | edit | detail | delete | batchDelete | export | import | link | api | superQuery | columns */
+  /** add | edit | detail | delete | batchDelete | export | import | link | api | widget | superQuery | columns */
   type?: string;
   permission?: string;
   visible?: unknown;
@@ -105,6 +105,15 @@ export interface ActionSchema {
   confirm?: string;
   /** Row actions after the first `inline` go into the 更多 dropdown. */
   dropdown?: boolean;
+  /** api: values sent instead of the row (`{field}` filled from the row; batch adds `ids`). */
+  body?: Record<string, unknown>;
+  /** add: initial values of the new record (`{field}` filled from the row, e.g. a row's 添加下级). */
+  values?: Record<string, unknown>;
+  /** widget: a registered widget shown in a drawer with `{ record, onClose, onDone, ...widgetProps }`. */
+  widget?: string;
+  widgetProps?: Record<string, unknown>;
+  title?: string;
+  width?: number;
 }
 
 export interface StatCard {

@@ -68,3 +68,11 @@ WIDGETS.LessonPicker = [() => import('./domain/LessonPicker'), 'LessonPicker'];
 WIDGETS.IndexScoreForm = [() => import('./domain/IndexScoreForm'), 'IndexScoreForm'];
 registerWidget('LessonPicker', lazyWidget(WIDGETS.LessonPicker[0], 'LessonPicker'));
 registerWidget('IndexScoreForm', lazyWidget(WIDGETS.IndexScoreForm[0], 'IndexScoreForm'));
+
+// System administration (widgets/admin): role authorisation tree, password reset, user role/department fields.
+WIDGETS.PermissionTreeAssign = [() => import('./admin/PermissionTreeAssign'), 'PermissionTreeAssign'];
+WIDGETS.ResetPassword = [() => import('./admin/ResetPassword'), 'ResetPassword'];
+WIDGETS.UserRoleSelect = [() => import('./admin/UserRelations'), 'UserRoleSelect'];
+WIDGETS.UserDepartSelect = [() => import('./admin/UserRelations'), 'UserDepartSelect'];
+WIDGETS.PermissionParentSelect = [() => import('./admin/PermissionParentSelect'), 'PermissionParentSelect'];
+for (const n of ['PermissionTreeAssign', 'ResetPassword', 'UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));

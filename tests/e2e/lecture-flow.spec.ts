@@ -1,4 +1,4 @@
-import { expect, request as pwRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, request as pwRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, login } from './helpers';
 
 /**
@@ -14,6 +14,7 @@ interface Client {
   userId: string;
   realname: string;
   get: (url: string) => Promise<Row>;
+  post: (url: string, data: unknown) => Promise<Row>;
 }
 const contexts: APIRequestContext[] = [];
 async function apiAs(baseURL: string, username: string): Promise<Client> {
@@ -31,13 +32,23 @@ async function apiAs(baseURL: string, username: string): Promise<Client> {
       expect(res.success, `${url}: ${res.message}`).toBe(true);
       return res.result;
     },
+    post: async (url, data) => {
+      const res = await (await api.post(`${API}${url}`, { headers: { 'X-Access-Token': token }, data })).json();
+      expect(res.success, `${url}: ${res.message}`).toBe(true);
+      return res.result;
+    },
   };
 }
 test.afterAll(async () => {
   for (const c of contexts) await c.dispose();
 });
 
+/** The record created by the first test (the improvement test raises a task from it). */
+let recorded: { id: string; recordNo: string } | undefined;
+
 const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+
+test.describe.configure({ mode: 'serial' });
 
 test('supervisor records, scores and submits a lesson of the teacher; reports count it; the teacher confirms it', async ({ page, browser, baseURL }) => {
   test.setTimeout(180_000);
@@ -74,6 +85,11 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
   await expect(drawer.getByTestId('lesson-picker')).toBeVisible();
   await expect(drawer.getByText('请先从课表选择课次，再按指标评分')).toBeVisible();
 
+  // Saving without a lesson is refused in the form; nothing is sent.
+  await drawer.locator('.ant-drawer-extra').getByRole('button', { name: /确\s*定/ }).click();
+  await expect(drawer.locator('.ant-formily-item').filter({ hasText: '教学任务' }).locator('.ant-formily-item-error-help')).toBeVisible();
+  await expect(drawer).toBeVisible();
+
   await drawer.getByRole('button', { name: '选择课次' }).click();
   const modal = page.locator('.ant-modal-content').filter({ hasText: '从课表选择课次' });
   const dateInput = modal.locator('.ant-picker input');
@@ -85,17 +101,19 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
   const lessonRow = modal.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: lesson!.courseName }).filter({ hasText: lesson!.lectureDate });
   await expect(lessonRow.first()).toBeVisible();
   await expect(modal.locator('.ant-table-tbody tr.ant-table-row').filter({ hasNotText: tch.realname })).toHaveCount(0);
+  await modal.screenshot({ path: 'test-results/lecture-lesson-picker.png' });
   await lessonRow.first().getByText('选择', { exact: true }).click();
   await expect(modal).toBeHidden();
 
   const facts = drawer.getByTestId('lesson-facts');
   await expect(facts).toContainText(tch.realname);
   await expect(facts).toContainText(lesson!.courseName);
-  await expect(drawer.locator('.ant-form-item').filter({ hasText: '听课日期' }).locator('input')).toHaveValue(lesson!.lectureDate);
+  await expect(drawer.locator('.ant-formily-item').filter({ hasText: '听课日期' }).locator('input')).toHaveValue(lesson!.lectureDate);
 
-  await drawer.locator('.ant-form-item').filter({ hasText: '听课类型' }).locator('.ant-select').click();
+  await drawer.screenshot({ path: 'test-results/lecture-form-top.png' });
+  await drawer.locator('.ant-formily-item').filter({ hasText: '听课类型' }).locator('.ant-select').click();
   await page.locator('.ant-select-dropdown:visible').getByText('跟踪听课', { exact: true }).click();
-  await drawer.locator('.ant-form-item').filter({ hasText: '听课方式' }).locator('.ant-select').click();
+  await drawer.locator('.ant-formily-item').filter({ hasText: '听课方式' }).locator('.ant-select').click();
   await page.locator('.ant-select-dropdown:visible').getByText('线上', { exact: true }).click();
 
   const scoring = drawer.getByTestId('index-score-form');
@@ -114,7 +132,7 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
   await drawer.locator('textarea[aria-label="优点"]').fill('教学设计清晰，互动充分');
   await drawer.locator('textarea[aria-label="存在问题"]').fill('板书略显凌乱');
   await drawer.locator('textarea[aria-label="改进建议"]').fill('提前规划板书结构');
-  await drawer.locator('.ant-form-item').filter({ hasText: '需整改' }).locator('.ant-switch').click();
+  await drawer.locator('.ant-formily-item').filter({ hasText: '需整改' }).locator('.ant-switch').click();
   await drawer.screenshot({ path: 'test-results/lecture-form.png' });
 
   await drawer.getByRole('button', { name: /确\s*定/ }).click();
@@ -133,6 +151,13 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
   // Submit from the list row.
   const row = rows(page).filter({ hasText: created.recordNo });
   await expect(row).toHaveCount(1);
+  // Editing the draft shows the picked lesson and the saved scores.
+  await row.getByText('编辑', { exact: true }).click();
+  await expect(drawer.getByTestId('lesson-facts')).toContainText(lesson!.courseName);
+  await expect(drawer.getByTestId('score-total')).toHaveText(String(expectedTotal));
+  await expect(drawer.getByLabel(`${leaves[1]!.name}得分`)).toHaveValue(scores[1]!.toFixed(2));
+  await drawer.locator('.ant-drawer-extra').getByRole('button', { name: /关\s*闭/ }).click();
+  await expect(drawer).toBeHidden();
   await row.getByText('提交', { exact: true }).click();
   await page.locator('.ant-popover:visible').getByRole('button', { name: /确\s*定/ }).click();
   await expect(row).toContainText('已提交');
@@ -167,7 +192,7 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
     await expect(detailDrawer.getByTestId('lesson-facts')).toContainText(lesson!.courseName);
     await expect(detailDrawer.getByTestId('score-total')).toHaveText(String(expectedTotal));
     await expect(detailDrawer.locator('input[aria-label$="得分"]').first()).toBeDisabled();
-    await detailDrawer.getByRole('button', { name: /关\s*闭/ }).click();
+    await detailDrawer.locator('.ant-drawer-extra').getByRole('button', { name: /关\s*闭/ }).click();
     await trow.getByText('确认', { exact: true }).click();
     await tp.locator('.ant-popover:visible').getByRole('button', { name: /确\s*定/ }).click();
     await expect(trow).toContainText('已确认');
@@ -175,4 +200,89 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
     await ctx.close();
   }
   expect((await sup.get(`/supervisor/lectureRecord/queryById?id=${created.id}`)).status).toBe('CONFIRMED');
+  recorded = { id: created.id, recordNo: created.recordNo };
+});
+
+
+/** Signs in as `user` in a fresh browser context, runs `fn`, closes the context. */
+async function asUser(browser: Browser, user: string, fn: (page: Page) => Promise<void>) {
+  const ctx = await browser.newContext();
+  try {
+    const page = await ctx.newPage();
+    await login(page, user);
+    await fn(page);
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** Runs a confirmed row action (under 更多 when not shown inline) and waits for the row's new status text. */
+async function rowAction(page: Page, rowText: string, label: string, status: string) {
+  const row = rows(page).filter({ hasText: rowText });
+  await expect(row).toHaveCount(1, { timeout: 20_000 });
+  const inline = row.getByText(label, { exact: true });
+  if (await inline.count()) await inline.click();
+  else {
+    await row.getByText('更多').hover();
+    await page.locator('.ant-dropdown:visible').getByText(label, { exact: true }).click();
+  }
+  await page.locator('.ant-popover:visible').getByRole('button', { name: /确\s*定/ }).click();
+  await expect(row).toContainText(status);
+}
+
+test('leader raises an improvement task from the record and issues it on the task screen; secretary and teacher walk it to closure', async ({ page, browser, baseURL }) => {
+  test.setTimeout(240_000);
+  expect(recorded, 'the record of the previous test').toBeTruthy();
+  const rec = recorded!;
+  const leader = await apiAs(baseURL!, 'leader');
+  const secretary = await apiAs(baseURL!, 'secretary');
+  const tch = await apiAs(baseURL!, 'teacher');
+
+  // The flagged record offers 发起整改 to the leader, leading to the task screen.
+  await login(page, 'leader');
+  await page.goto('/supervisor/lectureRecord');
+  const recRow = rows(page).filter({ hasText: rec.recordNo });
+  await expect(recRow).toHaveCount(1, { timeout: 20_000 });
+  await recRow.getByText('更多').hover();
+  await page.locator('.ant-dropdown:visible').getByText('发起整改', { exact: true }).click();
+  await expect(page).toHaveURL(/\/improvement\/task/);
+
+  // The task screen has no prefill yet: the task is created from the server's prefill through the API.
+  const pre = await leader.get(`/improvement/task/prefill?recordId=${rec.id}`);
+  expect(pre.sourceId).toBe(rec.id);
+  expect(pre.description).toBe('板书略显凌乱');
+  const title = `${pre.title}（${rec.recordNo}）`;
+  const task = await leader.post('/improvement/task/add', { ...pre, title });
+  expect(task.status).toBe('DRAFT');
+
+  await page.goto('/improvement/task');
+  await rowAction(page, title, '下发', '已下发');
+  // The rest goes through the API: with the seeded grants the task screen offers the secretary no 签收
+  // (needs improvement:task:list) and the leader no 验收通过/销号 (needs improvement:task:verify).
+  const step = (kind: 'task' | 'subtask', who: Client, id: string, action: string, comment = '') => who.post(`/improvement/${kind}/transition`, { id, action, comment });
+  expect((await step('task', secretary, task.id, 'ACCEPT')).status).toBe('ACCEPTED');
+  // Split: the secretary assigns a subtask to the observed teacher.
+  const subTitle = `改进板书设计（${rec.recordNo}）`;
+  const sub = await secretary.post('/improvement/subtask/add', { taskId: task.id, title: subTitle, assigneeId: tch.userId, deadline: pre.deadline });
+  expect((await leader.get(`/improvement/task/queryById?id=${task.id}`)).status).toBe('IN_PROGRESS');
+  expect((await step('subtask', secretary, sub.id, 'ISSUE')).status).toBe('ISSUED');
+  expect((await step('subtask', tch, sub.id, 'ACCEPT')).status).toBe('ACCEPTED');
+  expect((await step('subtask', tch, sub.id, 'SUBMIT', '已重新设计板书结构')).status).toBe('SUBMITTED');
+  expect((await step('subtask', secretary, sub.id, 'VERIFY', '通过')).status).toBe('VERIFIED');
+  expect((await step('task', secretary, task.id, 'SUBMIT', '整改完成')).status).toBe('SUBMITTED');
+  expect((await step('task', leader, task.id, 'VERIFY', '整改到位')).status).toBe('VERIFIED');
+  expect((await step('task', leader, task.id, 'CLOSE')).status).toBe('CLOSED');
+
+  // The screens show the outcome: the leader's task list and the teacher's subtask list.
+  await page.goto('/improvement/task');
+  await expect(rows(page).filter({ hasText: title })).toContainText('已销号', { timeout: 20_000 });
+  await asUser(browser, 'teacher', async (p) => {
+    await p.goto('/improvement/subtask');
+    await expect(rows(p).filter({ hasText: subTitle })).toContainText('已验收', { timeout: 20_000 });
+  });
+
+  const full = await leader.get(`/improvement/task/queryById?id=${task.id}`);
+  expect(full.status).toBe('CLOSED');
+  expect((full.logs as Row[]).map((l) => l.action)).toEqual(['CREATE', 'ISSUE', 'ACCEPT', 'SPLIT', 'SUBMIT', 'VERIFY', 'CLOSE']);
+  expect((full.subtasks as Row[]).find((x) => x.id === sub.id)?.status).toBe('VERIFIED');
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { loadConfig, type AppConfig } from '../../server/config.js';
@@ -56,7 +56,8 @@ function sweep(keep: string) {
   const cutoff = Date.now() - 30 * 60_000;
   for (const n of readdirSync(TMP)) {
     const p = join(TMP, n);
-    const stale = /^template-/.test(n) ? n !== keep && statSync(p).mtimeMs < Date.now() - 5 * 60_000 : /^(run|e2e)-/.test(n) && statSync(p).mtimeMs < cutoff;
+    // A template is touched whenever it is copied (see copyTemplate), so one in use is never swept.
+    const stale = /^template-/.test(n) ? n !== keep && statSync(p).mtimeMs < cutoff : /^(run|e2e)-/.test(n) && statSync(p).mtimeMs < cutoff;
     if (stale) rmSync(p, { recursive: true, force: true });
   }
 }
@@ -114,6 +115,8 @@ export async function copyTemplate(template: string): Promise<Partial<AppConfig>
     return { databaseUrl: adminUrl(url, name), dataDir: join(TMP, `run-${id}`) };
   }
   const dataDir = join(TMP, `run-${id}`);
+  const t = new Date();
+  utimesSync(template, t, t);
   cpSync(template, dataDir, { recursive: true });
   return { dataDir, databaseUrl: undefined };
 }

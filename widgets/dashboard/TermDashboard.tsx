@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Card, Col, Empty, Progress, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useAtomValue } from 'jotai';
@@ -17,8 +17,16 @@ export interface DashboardSummary {
   overdueTasks?: Array<{ id: string; taskNo: string; title: string; deadline: string; status: string }>;
 }
 
+// The 7-day visits chart of the system services (also on the fallback welcome page).
+const VisitChart = lazy(() => import('@/pages/builtin/Monitor').then((m) => ({ default: m.VisitChart })));
+
 const GRADES = ['EXCELLENT', 'GOOD', 'MEDIUM', 'PASS', 'FAIL'] as const;
 const GRADE_COLORS: Record<string, string> = { EXCELLENT: '#52c41a', GOOD: '#13c2c2', MEDIUM: '#1677ff', PASS: '#fa8c16', FAIL: '#f5222d' };
+// Tag colours of the seeded dictionaries (dictionary items carry no colour on the wire).
+const STATUS_COLORS: Record<string, string> = {
+  DRAFT: 'default', SUBMITTED: 'blue', RETURNED: 'red', CONFIRMED: 'green', ARCHIVED: 'purple',
+  ISSUED: 'blue', ACCEPTED: 'cyan', IN_PROGRESS: 'processing', REJECTED: 'red', VERIFIED: 'green', CLOSED: 'purple', CANCELLED: 'default',
+};
 const RECORDS_PATH = '/supervisor/lectureRecord';
 const TASKS_PATH = '/improvement/task';
 
@@ -38,6 +46,7 @@ export function ScoreChart({ rows, gradeText }: { rows: Array<Record<string, num
       chart = c;
       const cats = rows.map((r) => String(r.key || '未分配部门'));
       c.setOption({
+        animationDuration: 500,
         tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
         legend: { top: 0 },
         grid: { left: 8, right: 24, top: 36, bottom: 8, containLabel: true },
@@ -99,11 +108,14 @@ export function TermDashboard({ url = '/supervisor/dashboard/summary' }: { url?:
         {text}
       </Button>
     ) : null;
-  const tag = (items: Array<{ value: string; text: string; color?: string }>, v: string | null) => {
-    if (!v) return '';
-    const d = items.find((x) => x.value === v);
-    return <Tag color={d?.color || 'default'}>{d?.text ?? v}</Tag>;
-  };
+  const tag = (items: Array<{ value: string; text: string }>, v: string | null, colors: Record<string, string> = STATUS_COLORS) =>
+    v ? (
+      <Tag color={colors[v] ?? 'default'} bordered={false}>
+        {items.find((x) => x.value === v)?.text ?? v}
+      </Tag>
+    ) : (
+      ''
+    );
 
   const recentCols: ColumnsType<NonNullable<DashboardSummary['recent']>[number]> = [
     { title: '听课日期', dataIndex: 'lectureDate', width: 110 },
@@ -111,7 +123,7 @@ export function TermDashboard({ url = '/supervisor/dashboard/summary' }: { url?:
     { title: '授课教师', dataIndex: 'teacherName', width: 100 },
     { title: '听课人', dataIndex: 'listenerName', width: 100 },
     { title: '总分', dataIndex: 'totalScore', width: 70, align: 'right', render: (v: number | null) => (v === null ? '' : v) },
-    { title: '等级', dataIndex: 'grade', width: 80, render: (v: string | null) => tag(grades, v) },
+    { title: '等级', dataIndex: 'grade', width: 80, render: (v: string | null) => tag(grades, v, GRADE_COLORS) },
     { title: '状态', dataIndex: 'status', width: 80, render: (v: string) => tag(recStatus, v) },
   ];
   const taskCols: ColumnsType<NonNullable<DashboardSummary['overdueTasks']>[number]> = [
@@ -122,11 +134,13 @@ export function TermDashboard({ url = '/supervisor/dashboard/summary' }: { url?:
   ];
   const deptCols: ColumnsType<(typeof department)[number]> = [
     { title: '部门', dataIndex: 'departName', ellipsis: true },
-    { title: '应完成人数', dataIndex: 'headcount', width: 100, align: 'right' },
-    { title: '已完成人数', dataIndex: 'completed', width: 100, align: 'right' },
-    { title: '人均听课', dataIndex: 'average', width: 90, align: 'right' },
-    { title: '完成率', dataIndex: 'completionRate', width: 180, render: (v: number) => <Progress percent={Math.round(v * 1000) / 10} size="small" /> },
+    { title: '应完成', dataIndex: 'headcount', width: 72, align: 'right' },
+    { title: '已完成', dataIndex: 'completed', width: 72, align: 'right' },
+    { title: '人均听课', dataIndex: 'average', width: 84, align: 'right' },
+    { title: '完成率', dataIndex: 'completionRate', width: 150, render: (v: number) => <Progress percent={Math.round(v * 1000) / 10} size="small" /> },
   ];
+  const heads = department.reduce((a, d) => a + d.headcount, 0);
+  const completed = department.reduce((a, d) => a + d.completed, 0);
   const weekPercent = Math.round((term.week / Math.max(1, term.weekCount)) * 100);
 
   return (
@@ -190,7 +204,7 @@ export function TermDashboard({ url = '/supervisor/dashboard/summary' }: { url?:
               </Card>
             </Col>
             <Col xs={24} xl={12}>
-              <Card variant="borderless" title="部门听课完成情况" extra={link('/statistics/frequency', '听课统计')} style={{ height: '100%' }}>
+              <Card variant="borderless" title={`部门听课完成情况（达标 ${completed}/${heads} 人）`} extra={link('/statistics/frequency', '听课统计')} style={{ height: '100%' }}>
                 <Table rowKey="departName" size="small" dataSource={department} columns={deptCols} pagination={department.length > 8 ? { pageSize: 8, size: 'small' } : false} data-testid="dash-departments" />
               </Card>
             </Col>
@@ -222,6 +236,13 @@ export function TermDashboard({ url = '/supervisor/dashboard/summary' }: { url?:
               locale={{ emptyText: '暂无逾期的整改任务' }}
               data-testid="dash-overdue-list"
             />
+          </Card>
+        </Col>
+        <Col xs={24}>
+          <Card variant="borderless" title="最近一周访问量">
+            <Suspense fallback={null}>
+              <VisitChart />
+            </Suspense>
           </Card>
         </Col>
       </Row>

@@ -113,7 +113,7 @@ export const IndexScoreForm = observer(function IndexScoreForm({ value, onChange
 
   const columns: ColumnsType<TreeRow> = [
     { title: '评价指标', dataIndex: 'name', render: (n: string, r) => (r.level === 1 ? <b>{n}</b> : n) },
-    { title: '说明', dataIndex: 'description', ellipsis: true, render: (d?: string | null) => d ?? '' },
+    ...(system.indexes.some((i) => i.description) ? [{ title: '说明', dataIndex: 'description', ellipsis: true, render: (d?: string | null) => d ?? '' }] : []),
     { title: '分值', dataIndex: 'maxScore', width: 70 },
     {
       title: '得分',

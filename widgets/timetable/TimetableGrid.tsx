@@ -1,16 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Card, Empty, Radio, Select, Space, Spin, Tooltip, Typography } from 'antd';
+import { Alert, Card, Empty, Radio, Select, Space, Spin, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useSearchParams } from 'react-router-dom';
 import { http } from '@/http/client';
 import { userInfoAtom } from '@/session/store';
-import { courseColor, layoutWeek, type Lesson } from './grid';
+import type { Lesson } from './grid';
+import { WeekGrid, type Section } from './WeekGrid';
 
 type By = 'teacher' | 'class' | 'room';
 const PARAM: Record<By, string> = { teacher: 'teacherId', class: 'classId', room: 'classroomId' };
-const WEEKDAYS = ['星期一', '星期二', '星期三', '星期四', '星期五', '星期六', '星期日'];
 type Opt = { value: string; label: string };
-type Section = { no: number; begin?: string; end?: string };
 
 /** Remote-search options for the chosen kind (users through the safe picker route, classes, rooms). */
 async function searchOptions(by: By, kw: string): Promise<Opt[]> {
@@ -93,7 +92,6 @@ export function TimetableGrid({ sections: fixedSections }: { sections?: number }
 
   const sectionCount = fixedSections ?? Math.max(sectionTimes.at(-1)?.no ?? 12, ...(lessons ?? []).map((l) => Number(l.endSection)));
   const rows = useMemo(() => Array.from({ length: sectionCount }, (_, i) => sectionTimes.find((s) => s.no === i + 1) ?? { no: i + 1 }), [sectionCount, sectionTimes]);
-  const blocks = useMemo(() => layoutWeek(lessons ?? [], sectionCount), [lessons, sectionCount]);
 
   const select = (key: By, value?: string, label?: string) => {
     const next = new URLSearchParams();
@@ -111,31 +109,6 @@ export function TimetableGrid({ sections: fixedSections }: { sections?: number }
   const opts = id && mode === by && !options.some((o) => o.value === id) ? [{ value: id, label: selectedLabel ?? id }, ...options] : options;
   const placeholder = mode === 'teacher' ? '输入教师姓名搜索' : mode === 'class' ? '输入班级名称搜索' : '输入教室名称搜索';
 
-  const cell = (l: Lesson) => (
-    <Tooltip
-      key={l.scheduleId}
-      title={
-        <div>
-          <div>{l.courseName}{l.courseCode ? `（${l.courseCode}）` : ''}</div>
-          <div>教师：{l.teacherName ?? ''}</div>
-          <div>班级：{l.classNames ?? ''}</div>
-          <div>教室：{l.classroomName ?? ''}</div>
-          <div>周次：{l.weeks ?? ''}，节次：{l.startSection}-{l.endSection}</div>
-          {l.lectureDate && <div>日期：{l.lectureDate}</div>}
-        </div>
-      }
-    >
-      <div className="tt-lesson" data-testid="tt-lesson" style={{ background: courseColor(l.courseCode || l.courseName || ''), borderRadius: 6, padding: '4px 6px', marginBottom: 4, fontSize: 12, lineHeight: 1.5 }}>
-        <div style={{ fontWeight: 600 }}>{l.courseName}</div>
-        <div>{by === 'teacher' ? l.classNames : l.teacherName}</div>
-        <div style={{ color: '#666' }}>
-          {l.classroomName ?? ''} · {l.weeks ? `${l.weeks}周` : ''}
-        </div>
-      </div>
-    </Tooltip>
-  );
-
-  const border = '1px solid #f0f0f0';
   return (
     <Card variant="borderless" title="课表" extra={term ? <Typography.Text type="secondary">{term.name} · 当前第 {term.week} 周</Typography.Text> : null}>
       <Space wrap style={{ marginBottom: 16 }}>
@@ -174,39 +147,7 @@ export function TimetableGrid({ sections: fixedSections }: { sections?: number }
         <Empty description="请选择教师、班级或教室" />
       ) : (
         <Spin spinning={loading}>
-          <table className="timetable-grid" data-testid="timetable-grid" style={{ width: '100%', borderCollapse: 'collapse', tableLayout: 'fixed' }}>
-            <thead>
-              <tr>
-                <th style={{ width: 90, border, background: '#fafafa', padding: 8 }}>节次</th>
-                {WEEKDAYS.map((d) => (
-                  <th key={d} style={{ border, background: '#fafafa', padding: 8 }}>
-                    {d}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((s) => (
-                <tr key={s.no} style={{ height: 48 }}>
-                  <td style={{ border, textAlign: 'center', background: '#fafafa', fontSize: 12 }}>
-                    <div>第{s.no}节</div>
-                    {s.begin && <div style={{ color: '#999' }}>{s.begin.slice(0, 5)}-{(s.end ?? '').slice(0, 5)}</div>}
-                  </td>
-                  {blocks.map((day, d) => {
-                    const b = day.find((x) => x.start === s.no);
-                    if (b)
-                      return (
-                        <td key={d} rowSpan={b.span} style={{ border, verticalAlign: 'top', padding: 4 }}>
-                          {b.lessons.map(cell)}
-                        </td>
-                      );
-                    if (day.some((x) => s.no > x.start && s.no < x.start + x.span)) return null;
-                    return <td key={d} style={{ border }} />;
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <WeekGrid lessons={lessons ?? []} sections={rows} by={by} />
           {lessons && lessons.length === 0 && !loading && (
             <Typography.Paragraph type="secondary" style={{ marginTop: 12, textAlign: 'center' }}>
               {week ? `第 ${week} 周没有课程` : '本学期没有排课'}
