@@ -50,6 +50,7 @@ test('admin creates a teacher in 计算机学院 who then sees exactly the teach
   await picker.locator('.ant-tree-node-content-wrapper', { hasText: /^计算机学院$/ }).click();
   await picker.getByRole('button', { name: /确\s*定|OK/ }).click();
   await expect(item(page, '所属部门').locator('input')).toHaveValue('计算机学院');
+  await page.screenshot({ path: test.info().outputPath('admin-user-form.png') });
   await drawer.getByRole('button', { name: /确\s*定/ }).click();
   await expect(page.getByText('密码长度需要在8-32位，数字、小写字母、大写字母、特殊字符，至少包含三种')).toBeVisible();
 
@@ -64,7 +65,7 @@ test('admin creates a teacher in 计算机学院 who then sees exactly the teach
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(REALNAME);
   await expect(row).toContainText('计算机学院');
-  await page.screenshot({ path: 'test-results/admin-user-list.png' });
+  await page.screenshot({ path: test.info().outputPath('admin-user-list.png') });
 
   // The new user signs in (own browser context) and gets the same menus as the demo teacher.
   const ctxNew = await browser.newContext();
@@ -78,7 +79,7 @@ test('admin creates a teacher in 计算机学院 who then sees exactly the teach
   expect(mine.length).toBeGreaterThan(0);
   expect(mine).toEqual(teachers);
   await expect(p2.locator('.layout-sider')).not.toContainText('系统管理');
-  await p2.screenshot({ path: 'test-results/admin-new-teacher.png' });
+  await p2.screenshot({ path: test.info().outputPath('admin-new-teacher.png') });
   await ctxNew.close();
   await ctxT.close();
 });
@@ -101,7 +102,7 @@ test('a role granted one more menu through 授权 shows it to its user after sig
   const tree = page.getByTestId('permission-tree-assign');
   await expect(tree).toBeVisible();
   await tree.locator('.ant-tree-treenode', { hasText: /^职务管理$/ }).locator('.ant-tree-checkbox').first().click();
-  await page.screenshot({ path: 'test-results/admin-authorize.png' });
+  await page.screenshot({ path: test.info().outputPath('admin-authorize.png') });
   await tree.getByRole('button', { name: '保存并关闭' }).click();
   await expect(page.getByText('保存成功！')).toBeVisible();
 
@@ -125,7 +126,7 @@ test('a role granted one more menu through 授权 shows it to its user after sig
   await login(p2, USERNAME, { password: PASSWORD });
   await openMenu(p2, '系统管理', '职务管理');
   await expect(p2.locator('.ant-card-head-title', { hasText: '职务管理' })).toBeVisible();
-  await p2.screenshot({ path: 'test-results/admin-granted-menu.png' });
+  await p2.screenshot({ path: test.info().outputPath('admin-granted-menu.png') });
   await ctx.close();
 });
 
@@ -147,23 +148,32 @@ test('departments refuse deleting one with children; the menu tree edits the men
   await dialog.getByLabel('机构名称').fill(child);
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByText('添加成功！')).toBeVisible();
   const added = page.locator('.ant-table-row', { hasText: child });
-  if (!(await added.isVisible())) await root.locator('.ant-table-row-expand-icon').click();
-  await expect(added).toHaveCount(1);
-  await page.screenshot({ path: 'test-results/admin-depart.png' });
+  // The reloaded tree starts collapsed: expand the root until the new child shows.
+  await expect(async () => {
+    const collapsed = root.locator('.ant-table-row-expand-icon-collapsed');
+    if (await collapsed.count()) await collapsed.click();
+    await expect(added).toHaveCount(1, { timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
+  await page.screenshot({ path: test.info().outputPath('admin-depart.png') });
   await added.getByText('删除', { exact: true }).click();
   await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(page.getByText('删除部门成功')).toBeVisible();
   await expect(added).toHaveCount(0);
 
   await openMenu(page, '系统管理', '菜单管理');
   const row = page.locator('.ant-table-row', { hasText: '系统管理' }).first();
   await expect(row).toBeVisible();
-  await page.screenshot({ path: 'test-results/admin-permission-list.png' });
+  await page.screenshot({ path: test.info().outputPath('admin-permission-list.png') });
   await row.getByText('编辑', { exact: true }).click();
   await expect(page.locator('.ant-drawer:visible').getByRole('textbox', { name: '名称', exact: true })).toHaveValue('系统管理');
   await expect(item(page, '菜单类型').getByRole('radio', { name: '一级菜单' })).toBeChecked();
   for (const label of ['菜单类型', '访问路径', '前端组件', '菜单图标', '排序', '隐藏路由', '是否缓存路由', '聚合路由', '打开方式']) await expect(item(page, label).first()).toBeVisible();
-  await page.screenshot({ path: 'test-results/admin-permission-edit.png' });
+  await page.screenshot({ path: test.info().outputPath('admin-permission-edit.png') });
+  await page.locator('.ant-drawer:visible').getByRole('button', { name: /确\s*定/ }).click();
+  await expect(page.getByText('编辑成功!')).toBeVisible();
+  await expect(page.locator('.ant-drawer:visible')).toHaveCount(0);
 });
 
 test('admin freezes, unfreezes and resets the password of the new user', async ({ page, browser }) => {

@@ -46,8 +46,13 @@ export async function accessToken(page: Page): Promise<string> {
 
 /** Opens an entry of the header user menu by its text. */
 export async function userMenu(page: Page, item: string) {
-  await page.getByTestId('user-menu').hover();
-  await page.locator('.ant-dropdown:visible').getByText(item, { exact: true }).click();
+  const entry = page.locator('.ant-dropdown:visible').getByText(item, { exact: true });
+  // A hover that lands while the header is still re-rendering opens nothing: hover again until it shows.
+  await expect(async () => {
+    await page.getByTestId('user-menu').hover();
+    await expect(entry).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await entry.click();
 }
 
 /** Opens a menu screen through the sidebar: parent submenu title, then the entry. */

@@ -126,6 +126,9 @@ test.describe('notice centre and system services', () => {
   test('the admin screens of announcements, jobs and logs list their data', async ({ page }) => {
     await login(page, 'admin');
     await page.goto('/isystem/announcement');
+    // Other tests publish notices into the shared database: search rather than rely on page 1.
+    await page.getByPlaceholder('请输入标题').fill('欢迎使用督导听课系统');
+    await page.getByRole('button', { name: /查\s*询/ }).click();
     await expect(page.locator('.ant-table-row').filter({ hasText: '欢迎使用督导听课系统' })).toContainText('已发布');
     await page.goto('/monitor/quartzJob');
     await expect(page.locator('.ant-table-row').filter({ hasText: 'cleanExpiredSessions' })).toContainText('清理过期会话');

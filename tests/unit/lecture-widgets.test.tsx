@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { IndexScoreForm, scoreSummary, type IndexScore, type IndexSystem } from '@widgets/domain/IndexScoreForm';
-import { sectionsText } from '@widgets/domain/LessonPicker';
+import { LessonPicker, sectionsText } from '@widgets/domain/LessonPicker';
+import { createForm } from '@formily/core';
+import { FormProvider } from '@formily/react';
 
 const SYSTEM: IndexSystem = {
   id: 's1',
@@ -83,5 +85,20 @@ describe('lecture record widgets', () => {
   it('index score form without a lesson asks to pick one first', () => {
     render(<IndexScoreForm value={[]} onChange={() => undefined} />);
     expect(screen.getByText('请先从课表选择课次，再按指标评分')).toBeInTheDocument();
+  });
+
+  it('lesson picker shows the saved lesson of a record from the form values, read-only when disabled', () => {
+    const form = createForm({ values: { courseTaskId: 'k1', courseName: '高等数学', teacherName: '王磊', classroomName: '明德楼101', startSection: 9, endSection: 10, classNames: '机械工程24级2班' } });
+    render(
+      <FormProvider form={form}>
+        <LessonPicker value="k1" disabled />
+      </FormProvider>,
+    );
+    expect(screen.getByDisplayValue('高等数学（王磊）')).toBeInTheDocument();
+    const facts = screen.getByTestId('lesson-facts');
+    expect(facts).toHaveTextContent('明德楼101');
+    expect(facts).toHaveTextContent('第9-10节');
+    expect(facts).toHaveTextContent('机械工程24级2班');
+    expect(screen.getByRole('button', { name: '选择课次' })).toBeDisabled();
   });
 });
