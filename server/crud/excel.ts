@@ -66,14 +66,15 @@ function cellText(v: ExcelJS.CellValue): { text: string; formula: boolean } {
 }
 
 /** Sum of the uncompressed sizes declared in a zip's central directory; Infinity when unreadable or ZIP64. */
-export function zipInflatedSize(buf: Buffer): number {
+/** Offset of a zip's end-of-central-directory record, or -1. */
+function endOfCentralDirectory(buf: Buffer): number {
   const min = Math.max(0, buf.length - 65_557);
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= min; i--)
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
+  for (let i = buf.length - 22; i >= min; i--) if (buf.readUInt32LE(i) === 0x06054b50) return i;
+  return -1;
+}
+
+export function zipInflatedSize(buf: Buffer): number {
+  const eocd = endOfCentralDirectory(buf);
   if (eocd < 0) return Infinity;
   const entries = buf.readUInt16LE(eocd + 10);
   let p = buf.readUInt32LE(eocd + 16);
@@ -94,13 +95,7 @@ export function zipInflatedSize(buf: Buffer): number {
  * is no bound.
  */
 export async function zipSizesHonest(buf: Buffer): Promise<boolean> {
-  const min = Math.max(0, buf.length - 65_557);
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= min; i--)
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
+  const eocd = endOfCentralDirectory(buf);
   if (eocd < 0) return false;
   let p = buf.readUInt32LE(eocd + 16);
   for (let n = buf.readUInt16LE(eocd + 10); n > 0; n--) {

@@ -111,10 +111,17 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
   await expect(drawer.locator('.ant-formily-item').filter({ hasText: '听课日期' }).locator('input')).toHaveValue(lesson!.lectureDate);
 
   await drawer.screenshot({ path: 'test-results/lecture-form-top.png' });
-  await drawer.locator('.ant-formily-item').filter({ hasText: '听课类型' }).locator('.ant-select').click();
-  await page.locator('.ant-select-dropdown:visible').getByText('跟踪听课', { exact: true }).click();
-  await drawer.locator('.ant-formily-item').filter({ hasText: '听课方式' }).locator('.ant-select').click();
-  await page.locator('.ant-select-dropdown:visible').getByText('线上', { exact: true }).click();
+  // Choose an option and check it took (a click during the dropdown's opening animation can be lost).
+  const choose = async (label: string, option: string) => {
+    const item = drawer.locator('.ant-formily-item').filter({ hasText: label });
+    await expect(async () => {
+      await item.locator('.ant-select').click();
+      await page.locator('.ant-select-dropdown:visible').getByText(option, { exact: true }).click({ timeout: 2_000 });
+      await expect(item.locator('.ant-select-selection-item')).toHaveText(option, { timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+  };
+  await choose('听课类型', '跟踪听课');
+  await choose('听课方式', '线上');
 
   const scoring = drawer.getByTestId('index-score-form');
   await expect(scoring.locator('input[aria-label$="得分"]')).toHaveCount(leaves.length);

@@ -55,9 +55,13 @@ test.describe('notice centre and system services', () => {
     await expect(page.getByTestId('notice-badge').locator('.ant-badge-count')).toHaveCount(0);
 
     // 查看更多 opens my announcements, where it is listed as read.
-    await bell.click();
-    await page.getByRole('button', { name: '查看更多' }).click();
-    await expect(page).toHaveURL(/\/isps\/userAnnouncement$/);
+    // The popover may still be open (or closing) from before: open it until 查看更多 is there to click.
+    const more = page.getByRole('button', { name: '查看更多' });
+    await expect(async () => {
+      if (!(await more.isVisible())) await bell.click();
+      await more.click({ timeout: 2_000 });
+      await expect(page).toHaveURL(/\/isps\/userAnnouncement$/, { timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
     const row = page.locator('.ant-table-row').filter({ hasText: title });
     await expect(row).toBeVisible();
     await expect(row).toContainText('已读');
@@ -128,7 +132,7 @@ test.describe('notice centre and system services', () => {
     await page.goto('/isystem/announcement');
     // Other tests publish notices into the shared database: search rather than rely on page 1.
     await page.getByPlaceholder('请输入标题').fill('欢迎使用督导听课系统');
-    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await page.getByRole('button', { name: /^查\s*询$/ }).click();
     await expect(page.locator('.ant-table-row').filter({ hasText: '欢迎使用督导听课系统' })).toContainText('已发布');
     await page.goto('/monitor/quartzJob');
     await expect(page.locator('.ant-table-row').filter({ hasText: 'cleanExpiredSessions' })).toContainText('清理过期会话');

@@ -6,8 +6,12 @@ const tab = (page: Page, title: string) => page.locator('.layout-tabs .ant-tabs-
 const activeTab = (page: Page) => page.locator('.layout-tabs .ant-tabs-tab-active');
 
 async function tabAction(page: Page, title: string, action: string) {
-  await tab(page, title).locator('.tab-label').click({ button: 'right' });
-  await page.locator('.ant-dropdown:visible').getByText(action, { exact: true }).click();
+  const entry = page.locator('.ant-dropdown:visible').getByText(action, { exact: true });
+  // While the page below is still drawing, the context menu can close before the click lands: reopen it.
+  await expect(async () => {
+    if (!(await entry.isVisible())) await tab(page, title).locator('.tab-label').click({ button: 'right' });
+    await entry.click({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 test.describe('tabbed layout', () => {
