@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
@@ -76,11 +76,19 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean } = 
 
   const dist = resolve(ctx.cfg.staticDir);
   const hasSpa = existsSync(resolve(dist, 'index.html'));
+  // Every client-side route answers with the SPA's index page, under the CSP.
+  const sendIndex = (reply: FastifyReply) =>
+    reply
+      .header('Content-Security-Policy', CSP)
+      .header('Cache-Control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(readFileSync(resolve(dist, 'index.html')));
   if (hasSpa) {
     await app.register(async (spa) => {
       spa.addHook('onRoute', (r) => {
         r.config = { ...r.config, auth: 'public' }; // the built front end is public by nature
       });
+      spa.get('/', (_req, reply) => sendIndex(reply)); // the static handler would refuse the directory
       await spa.register(fastifyStatic, {
         root: dist,
         prefix: '/',
@@ -95,9 +103,7 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean } = 
     const path = req.url.split('?')[0]!;
     if (path.startsWith(ctx.cfg.apiBase + '/') || path === ctx.cfg.apiBase || req.method !== 'GET' || !hasSpa || /\.[a-z0-9]+$/i.test(path))
       return reply.status(404).send(fail('很抱歉，资源未找到!', 404));
-    reply.header('Content-Security-Policy', CSP);
-    reply.header('Cache-Control', 'no-cache');
-    return reply.type('text/html; charset=utf-8').send(readFileSync(resolve(dist, 'index.html')));
+    return sendIndex(reply);
   });
   // The route-declaration rule (DESIGN §6) is enforced at start: a route without `config.auth` is a bug.
   app.addHook('onReady', async () => {

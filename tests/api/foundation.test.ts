@@ -26,3 +26,33 @@ describe('foundation', () => {
     expect(r.json()).toMatchObject({ success: false, code: 404, message: '很抱歉，资源未找到!' });
   });
 });
+
+describe('serving the built front end', () => {
+  let web: TestServer;
+  beforeAll(async () => {
+    const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dist = mkdtempSync(join(tmpdir(), 'dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(join(dist, 'assets', 'app.js'), 'console.log(1)');
+    web = await startTestServer({ staticDir: dist });
+  });
+  afterAll(() => web?.close());
+
+  it('answers the root, any client route and assets; the index page carries a CSP without unsafe-eval', async () => {
+    for (const path of ['/', '/dashboard/analysis', '/user/login?redirect=%2Fx']) {
+      const r = await web.get(path);
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-type']).toMatch(/text\/html/);
+      expect(r.body).toContain('<div id="root">');
+      expect(String(r.headers['content-security-policy'])).toContain("script-src 'self'");
+      expect(String(r.headers['content-security-policy'])).not.toContain('unsafe-eval');
+    }
+    const js = await web.get('/assets/app.js');
+    expect(js.statusCode).toBe(200);
+    expect(js.body).toBe('console.log(1)');
+    expect((await web.get('/missing.js')).statusCode).toBe(404);
+  });
+});

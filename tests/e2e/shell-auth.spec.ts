@@ -2,6 +2,14 @@ import { expect, test } from '@playwright/test';
 import { accessToken, confirmLoginChoices, DEMO_PASSWORD, login, submitLogin, userMenu } from './helpers';
 
 test.describe('sign-in and route guard', () => {
+  test('the printed address (/) opens the sign-in page, then home after sign-in', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/user\/login/);
+    await submitLogin(page, 'teacher');
+    await confirmLoginChoices(page);
+    await expect(page).toHaveURL(/\/dashboard\/analysis$/);
+  });
+
   test('without a token any page goes to login with the full path as redirect, and sign-in returns there', async ({ page }) => {
     await page.goto('/supervisor/term?x=1');
     await expect(page).toHaveURL(/\/user\/login\?redirect=%2Fsupervisor%2Fterm%3Fx%3D1$/);
