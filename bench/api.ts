@@ -13,8 +13,12 @@ const CONCURRENCY = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const PAGE = 20;
 
+/** The bench target's database, opened directly (the server is not running at that moment). */
+const openTarget = (target: Target) =>
+  openDatabase(loadConfig(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { dataDir: target.env.DATA_DIR, databaseUrl: undefined }, {}));
+
 async function currentTerm(target: Target): Promise<{ termId: string; teacherId: string; pages: number }> {
-  const database = await openDatabase(loadConfig({ ...(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { dataDir: target.env.DATA_DIR, databaseUrl: undefined }) }, {}));
+  const database = await openTarget(target);
   try {
     const t = await sql<{ id: string }>`select id from sup_term where is_current = true limit 1`.execute(database.db);
     const termId = t.rows[0]!.id;
@@ -28,7 +32,7 @@ async function currentTerm(target: Target): Promise<{ termId: string; teacherId:
 
 /** The list page as the engine runs it: one page of rows plus the count. */
 async function rawList(target: Target, termId: string, pages: number) {
-  const database = await openDatabase(loadConfig({ ...(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { dataDir: target.env.DATA_DIR, databaseUrl: undefined }) }, {}));
+  const database = await openTarget(target);
   const db = database.db;
   const once = async (i: number) => {
     const page = (i % Math.min(pages, 50)) + 1;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Card, Col, Empty, Progress, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useAtomValue } from 'jotai';
@@ -7,6 +7,7 @@ import { http } from '@/http/client';
 import { menuAtom, userInfoAtom } from '@/session/store';
 import { searchableEntries } from '@/router/menu';
 import { useDictOptions } from '../dict/useDictOptions';
+import { VisitCard } from '@/pages/builtin/VisitCard';
 
 export interface DashboardSummary {
   term: null | { id: string; name: string; startDate: string; weekCount: number; week: number };
@@ -18,7 +19,6 @@ export interface DashboardSummary {
 }
 
 // The 7-day visits chart of the system services (also on the fallback welcome page).
-const VisitChart = lazy(() => import('@/pages/builtin/Monitor').then((m) => ({ default: m.VisitChart })));
 
 const GRADES = ['EXCELLENT', 'GOOD', 'MEDIUM', 'PASS', 'FAIL'] as const;
 const GRADE_COLORS: Record<string, string> = { EXCELLENT: '#52c41a', GOOD: '#13c2c2', MEDIUM: '#1677ff', PASS: '#fa8c16', FAIL: '#f5222d' };
@@ -239,11 +239,7 @@ export function TermDashboard({ url = '/supervisor/dashboard/summary' }: { url?:
           </Card>
         </Col>
         <Col xs={24}>
-          <Card variant="borderless" title="最近一周访问量">
-            <Suspense fallback={null}>
-              <VisitChart />
-            </Suspense>
-          </Card>
+          <VisitCard />
         </Col>
       </Row>
     </div>

@@ -23,6 +23,34 @@ interface Remote {
   isLeaf?: boolean;
 }
 
+/** The tree select both widgets draw: flat nodes, children loaded on expand, a comma-joined value when multiple. */
+function LazyTreeSelect(props: {
+  nodes: Node[];
+  value?: string;
+  onChange?: (v: string | undefined) => void;
+  multiple?: boolean;
+  disabled?: boolean;
+  placeholder?: string;
+  loadChildren: (pid: string) => Promise<void>;
+}) {
+  const { nodes, value, onChange, multiple, disabled, placeholder, loadChildren } = props;
+  return (
+    <TreeSelect
+      treeDataSimpleMode
+      treeData={nodes}
+      value={multiple ? (value ? value.split(',') : []) : value || undefined}
+      multiple={multiple}
+      disabled={disabled}
+      allowClear
+      placeholder={placeholder}
+      style={{ width: '100%' }}
+      listHeight={400}
+      loadData={(n) => loadChildren(String(n.value))}
+      onChange={(v: string | string[] | undefined) => onChange?.(Array.isArray(v) ? v.join(',') : (v ?? undefined))}
+    />
+  );
+}
+
 const toNode = (r: Remote, pid: string): Node => {
   const key = String(r.key ?? r.value ?? r.code);
   return { id: key, pId: pid, key, value: key, title: String(r.title ?? r.label ?? r.name ?? key), isLeaf: r.isLeaf ?? r.leaf ?? false };
@@ -65,19 +93,7 @@ export function JTreeDict({ value, onChange, dict = '', pidField = 'pid', pidVal
   }, [dict, pidValue, JSON.stringify(cond)]);
   if (condError) return <Alert type="error" showIcon message={condError} />;
   return (
-    <TreeSelect
-      treeDataSimpleMode
-      treeData={nodes}
-      value={multiple ? (value ? value.split(',') : []) : value || undefined}
-      multiple={multiple}
-      disabled={disabled}
-      allowClear
-      placeholder={placeholder}
-      style={{ width: '100%' }}
-      listHeight={400}
-      loadData={(n) => load(String(n.value))}
-      onChange={(v: string | string[] | undefined) => onChange?.(Array.isArray(v) ? v.join(',') : (v ?? undefined))}
-    />
+    <LazyTreeSelect nodes={nodes} value={value} onChange={onChange} multiple={multiple} disabled={disabled} placeholder={placeholder} loadChildren={load} />
   );
 }
 
@@ -112,21 +128,17 @@ export function JCategorySelect({ value, onChange, pcode = '', condition, multip
   }, [pcode, condError]);
   if (condError) return <Alert type="error" showIcon message={condError} />;
   return (
-    <TreeSelect
-      treeDataSimpleMode
-      treeData={nodes}
-      value={multiple ? (value ? value.split(',') : []) : value || undefined}
+    <LazyTreeSelect
+      nodes={nodes}
+      value={value}
+      onChange={onChange}
       multiple={multiple}
       disabled={disabled}
-      allowClear
       placeholder={placeholder}
-      style={{ width: '100%' }}
-      listHeight={400}
-      loadData={async (n) => {
-        const r = await http.get<Remote[]>('/sys/category/loadTreeChildren', { pid: n.value });
-        if (r.success && Array.isArray(r.result)) add(r.result.map((x) => toNode(x, String(n.value))));
+      loadChildren={async (pid) => {
+        const r = await http.get<Remote[]>('/sys/category/loadTreeChildren', { pid });
+        if (r.success && Array.isArray(r.result)) add(r.result.map((x) => toNode(x, pid)));
       }}
-      onChange={(v: string | string[] | undefined) => onChange?.(Array.isArray(v) ? v.join(',') : (v ?? undefined))}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import { Avatar, Card, Col, Row, Steps, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useNavigate } from 'react-router-dom';
@@ -8,9 +8,9 @@ import { greeting } from '@/branding';
 import { searchableEntries } from '@/router/menu';
 import { menuIcon } from '@/layouts/icons';
 import { HOME_PATH } from '@/session/actions';
+import { VisitCard } from '@/pages/builtin/VisitCard';
 
 // The 7-day login chart (echarts) loads on its own, after the page.
-const VisitChart = lazy(() => import('@/pages/builtin/Monitor').then((m) => ({ default: m.VisitChart })));
 
 /** Home fallback when no dashboard/Analysis page schema exists: greeting, the user's own shortcuts, the term's workflow. */
 export default function Welcome() {
@@ -86,11 +86,7 @@ export default function Welcome() {
           </Card>
         </Col>
         <Col xs={24}>
-          <Card variant="borderless" title="最近一周访问量">
-            <Suspense fallback={null}>
-              <VisitChart />
-            </Suspense>
-          </Card>
+          <VisitCard />
         </Col>
       </Row>
     </div>
