@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,16 @@ const cellOf = (page: Page, row: number, title: string) =>
   page.locator('.ant-table-thead th').filter({ hasText: title }).first().evaluate((th) => (th as HTMLTableCellElement).cellIndex).then((i) => rows(page).nth(row).locator('td').nth(i));
 
 test.describe.configure({ mode: 'serial' });
+
+
+/** Clicks an entry of a hover dropdown; a hover that lands while the table re-renders opens nothing, so hover again. */
+async function fromHoverMenu(page: Page, trigger: Locator, entry: string) {
+  const item = page.locator('.ant-dropdown-menu:visible').getByText(entry, { exact: true });
+  await expect(async () => {
+    await trigger.hover();
+    await item.click({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
 
 test('query-list: paging, search, reset, sort, page size, column settings', async ({ page }) => {
   const csp: string[] = [];
@@ -137,16 +147,14 @@ test('query-list: add, edit, detail, delete, batch delete, page lowered after de
   await expect(await cellOf(page, 0, '客户名称')).toHaveText('测试客户乙');
 
   // Detail: fields disabled, submit disabled.
-  await rows(page).first().getByText('更多').hover();
-  await page.locator('.ant-dropdown-menu').getByText('详情').click();
+  await fromHoverMenu(page, rows(page).first().getByText('更多'), '详情');
   await expect(page.getByRole('dialog').getByText('详情', { exact: true })).toBeVisible();
   await expect(page.getByRole('dialog').getByLabel('客户名称')).toBeDisabled();
   await expect(page.getByRole('dialog').getByRole('button', { name: /确\s*定/ })).toBeDisabled();
   await page.getByRole('dialog').getByRole('button', { name: /关\s*闭/ }).click();
 
   // Delete it (row confirm).
-  await rows(page).first().getByText('更多').hover();
-  await page.locator('.ant-dropdown-menu').getByText('删除').click();
+  await fromHoverMenu(page, rows(page).first().getByText('更多'), '删除');
   await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
   await expect(page.locator('.ant-table-placeholder')).toBeVisible();
   await page.getByRole('button', { name: /重\s*置/ }).click();
@@ -156,8 +164,7 @@ test('query-list: add, edit, detail, delete, batch delete, page lowered after de
   await rows(page).nth(0).locator('.ant-checkbox-input').check();
   await rows(page).nth(1).locator('.ant-checkbox-input').check();
   await expect(page.getByText('已选择 2 项')).toBeVisible();
-  await page.getByRole('button', { name: /批量操作/ }).hover();
-  await page.locator('.ant-dropdown-menu').getByText('批量删除').click();
+  await fromHoverMenu(page, page.getByRole('button', { name: /批量操作/ }), '批量删除');
   await expect(page.locator('.ant-modal-confirm-title')).toHaveText('确认删除');
   await expect(page.locator('.ant-modal-confirm-content')).toHaveText('是否删除选中数据?');
   await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定|OK/ }).click();
@@ -168,8 +175,7 @@ test('query-list: add, edit, detail, delete, batch delete, page lowered after de
   await page.locator('.ant-pagination-item-5').click();
   await expect(total(page)).toHaveText('41-48 共48条');
   await page.locator('.ant-table-thead .ant-checkbox-input').check();
-  await page.getByRole('button', { name: /批量操作/ }).hover();
-  await page.locator('.ant-dropdown-menu').getByText('批量删除').click();
+  await fromHoverMenu(page, page.getByRole('button', { name: /批量操作/ }), '批量删除');
   await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定|OK/ }).click();
   await expect(total(page)).toHaveText('31-40 共40条');
   await expect(page.locator('.ant-pagination-item-active')).toHaveText('4');
