@@ -23,7 +23,7 @@ describe('import limits and atomicity', () => {
     const r = await upload('big.xlsx', big);
     expect(r).toMatchObject({ success: false, message: expect.stringContaining('超过20000行') });
     expect(await count()).toBe(before);
-  });
+  }, 120_000); // building the 50k-row workbook in the test is the slow part
 
   it('refuses a file over the size limit', async () => {
     const r = await upload('huge.xlsx', Buffer.alloc(5 * 1024 * 1024 + 10, 1));
