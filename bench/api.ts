@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
-import { loadConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/index.js';
+import { countRows } from '../server/crud/engine.js';
 import { type Figure, log, summarize } from './lib.js';
-import { API, load, login, prepareData, startServer, type Target } from './server.js';
+import { API, load, login, openTarget, prepareData, startServer, syncTarget, type Target } from './server.js';
 
 /**
  * API under load (DESIGN §7): list, search, super query and export of lecture records with 50
@@ -12,10 +11,6 @@ import { API, load, login, prepareData, startServer, type Target } from './serve
 const CONCURRENCY = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const PAGE = 20;
-
-/** The bench target's database, opened directly (the server is not running at that moment). */
-const openTarget = (target: Target) =>
-  openDatabase(loadConfig(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { dataDir: target.env.DATA_DIR, databaseUrl: undefined }, {}));
 
 async function currentTerm(target: Target): Promise<{ termId: string; teacherId: string; pages: number }> {
   const database = await openTarget(target);
@@ -30,16 +25,23 @@ async function currentTerm(target: Target): Promise<{ termId: string; teacherId:
   }
 }
 
-/** The list page as the engine runs it: one page of rows plus the count. */
+/**
+ * The list page as the engine runs it for the administrator (server/crud/engine.ts listRows): the
+ * record visibility filter (drafts only for their listener), the bounded count, then one page in the
+ * entity's default order (lecture date descending, id).
+ */
 async function rawList(target: Target, termId: string, pages: number) {
   const database = await openTarget(target);
   const db = database.db;
+  const adminId = String((await db.selectFrom('sys_user').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id);
+  const base = db
+    .selectFrom('sup_lecture_record as t')
+    .where('t.term_id', '=', termId)
+    .where(sql<boolean>`(t.listener_id = ${adminId} or (t.teacher_id = ${adminId} and t.status <> 'DRAFT') or t.status <> 'DRAFT')`);
   const once = async (i: number) => {
     const page = (i % Math.min(pages, 50)) + 1;
-    await Promise.all([
-      sql`select * from sup_lecture_record where term_id = ${termId} order by create_time desc limit ${PAGE} offset ${(page - 1) * PAGE}`.execute(db),
-      sql`select count(*) as n from sup_lecture_record where term_id = ${termId}`.execute(db),
-    ]);
+    await countRows(db, base);
+    await base.selectAll('t').orderBy(sql`t.lecture_date desc nulls last`).orderBy('t.id').limit(PAGE).offset((page - 1) * PAGE).execute();
   };
   try {
     for (let i = 0; i < 20; i++) await once(i); // warm-up
@@ -59,6 +61,7 @@ async function rawList(target: Target, termId: string, pages: number) {
 export async function benchApi(records: number): Promise<Figure[]> {
   const target = prepareData(records);
   log(`API bench on ${target.label}`);
+  await syncTarget(target); // the raw side must see the indexes the server creates at start
   const { termId, teacherId, pages } = await currentTerm(target);
   const raw = await rawList(target, termId, pages);
   const server = await startServer(target, 18300);
@@ -101,6 +104,13 @@ export async function benchApi(records: number): Promise<Figure[]> {
       if (name === 'list') figures.push({ name: `${target.label}: ratio API / raw SQL (p95, ${CONCURRENCY} clients)`, value: s.p95 / raw.conc.p95, unit: '×', budget: 2 });
       if (r.errors) figures.push({ name: `${target.label}: ${name} errors`, value: r.errors, unit: '', budget: 0 });
     }
+    // Exporting the whole term is bounded: refused with a clear message past the export cap.
+    const t = performance.now();
+    const r = await fetch(`${server.url}${API}/supervisor/lectureRecord/exportXls?termId=${termId}`, { headers: { 'X-Access-Token': token } });
+    const type = r.headers.get('content-type') ?? '';
+    const body = type.includes('json') ? ((await r.json()) as { success: boolean; message: string }) : { success: true, message: `${(await r.arrayBuffer()).byteLength} bytes` };
+    log(`export of the whole term: ${body.success ? 'file' : 'refused'} — ${body.message}`);
+    figures.push({ name: `${target.label}: export of the whole term (${body.success ? 'file' : `refused: ${body.message}`})`, value: performance.now() - t, unit: 'ms', budget: 1000 });
   } finally {
     await server.stop();
   }

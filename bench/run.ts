@@ -1,16 +1,33 @@
 import { report } from './lib.js';
 import { benchApi } from './api.js';
+import { benchScreens } from './screens.js';
+import { benchFrontend } from './frontend/run.js';
+import { benchImport } from './import.js';
+import { benchLogin } from './login.js';
+import { benchReports } from './reports.js';
 
 /**
  * `npm run bench [-- suite …]`: each suite prints its figures next to its budget and records them in
  * bench/RESULTS.md; the run exits non-zero when any figure is over budget. Not part of `npm test`.
- * BENCH_DATABASE_URL=postgres://… runs the API suite on a PostgreSQL server with 1M records.
+ * BENCH_DATABASE_URL=postgres://… runs the API suite on a PostgreSQL server with 1M records;
+ * BENCH_REPORTS_DATABASE_URL the reports suite. Suites: api, reports, login, import, frontend (each runs alone).
  */
 const suites: Record<string, () => Promise<boolean>> = {
   api: async () => {
     const pg = process.env.BENCH_DATABASE_URL;
     return report(pg ? 'API, PostgreSQL server, 1M records' : 'API, embedded PGlite, 100k records', await benchApi(pg ? 1_000_000 : 100_000));
   },
+  screens: async () => {
+    const r = await benchScreens();
+    return report(r.label, r.figures);
+  },
+  reports: async () => {
+    const r = await benchReports();
+    return report(r.label, r.figures);
+  },
+  login: async () => report('Login storm, embedded PGlite', await benchLogin()),
+  import: async () => report('Timetable import, embedded PGlite', await benchImport()),
+  frontend: async () => report('Front end, headless Chromium, production build vs antd Table floor', await benchFrontend()),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,6 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadConfig } from '../server/config.js';
+import { openDatabase } from '../server/db/index.js';
+import { loadEntities } from '../server/crud/entities.js';
+import { prepareDatabase } from '../server/start.js';
 import { log } from './lib.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -15,9 +19,8 @@ export interface Target {
 }
 
 /** A database with about `records` lecture records, made once with `npm run seed -- --scale N` and reused. */
-export function prepareData(records: number): Target {
+export function prepareData(records: number, url = process.env.BENCH_DATABASE_URL): Target {
   const scale = Math.max(0, Math.round(records / 2000) - 1);
-  const url = process.env.BENCH_DATABASE_URL;
   if (url) {
     log(`seeding ${url} to ~${records} lecture records (scale ${scale}) if needed…`);
     const env = { ...process.env, DATABASE_URL: url };
@@ -32,6 +35,33 @@ export function prepareData(records: number): Target {
     execFileSync(process.execPath, [TSX, 'server/seed/cli.ts', '--scale', String(scale)], { cwd: ROOT, env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' }, stdio: 'inherit' });
   }
   return { env: { DATA_DIR: dir, DATABASE_URL: '' }, label: `embedded PGlite, ${records.toLocaleString()} records` };
+}
+
+/**
+ * A fresh copy of the small seeded PGlite database (demo volume) for suites that write: each run
+ * starts from the same data.
+ */
+export function freshCopy(suite: string): Target {
+  const source = prepareData(0, '');
+  const dir = join(OUT, `run-${suite}`);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(source.env.DATA_DIR!, dir, { recursive: true });
+  return { env: { DATA_DIR: dir, DATABASE_URL: '' }, label: 'embedded PGlite, demo data' };
+}
+
+/** The bench target's database, opened directly (PGlite: only while no server runs on it). */
+export const openTarget = (target: Target) =>
+  openDatabase(loadConfig(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { dataDir: target.env.DATA_DIR, databaseUrl: undefined }, {}));
+
+/** Brings the target's tables, indexes and migrations up to date, as a server start would (idempotent). */
+export async function syncTarget(target: Target): Promise<void> {
+  const cfg = loadConfig(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { dataDir: target.env.DATA_DIR, databaseUrl: undefined }, {});
+  const database = await openDatabase(cfg);
+  try {
+    await prepareDatabase({ cfg, db: database.db, dbKind: database.kind, entities: loadEntities(), ready: false, draining: false });
+  } finally {
+    await database.close();
+  }
 }
 
 export interface Server {
@@ -99,4 +129,18 @@ export async function load(concurrency: number, seconds: number, once: (i: numbe
     }),
   );
   return { lat, rps: lat.length / seconds, errors };
+}
+
+/** The pid of the server process itself: `tsx` runs the entry as its child (one level down). */
+export function serverPid(child: ChildProcess): number {
+  const kids = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  if (kids.length !== 1) throw new Error(`expected one server process under tsx (${child.pid}), found ${kids.length}`);
+  return kids[0]!;
+}
+
+/** Peak (VmHWM) and current (VmRSS) resident memory of a process, in MB. */
+export function memoryOf(pid: number): { peakMb: number; rssMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { peakMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024 };
 }

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { createSchemaField } from '@formily/react';
 import { Schema, type ISchema } from '@formily/json-schema';
+import { setValidateLanguage } from '@formily/core';
 import { allWidgets } from '@widgets/registry';
 import { registerBaseWidgets } from '@widgets/base';
 import '@widgets/index';
@@ -9,6 +10,8 @@ import type { DictOption } from './dict';
 import type { FormFieldSchema, FormSchema } from './types';
 import type { FormMode } from './ListPage';
 
+// Formily's validation messages in Chinese (set here: the shell does not load Formily).
+setValidateLanguage('zh-CN');
 // Formily's own {{ }} compiler uses `new Function`; every schema expression goes through ours.
 Schema.registerCompiler((expression: string, scope: Record<string, unknown>) => evaluate(expression, scope ?? {}));
 

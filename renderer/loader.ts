@@ -3,17 +3,17 @@ import type { PageSchema } from './types';
 
 /**
  * Page schemas come from the API (GET /schema/page/<id>), so a changed file or a new screen shows
- * without a rebuild. They are cached in memory for a short time; the page list (for
- * `hasPageSchema`) likewise.
+ * without a rebuild. They are cached in memory for a short time.
  */
 const TTL = 30_000;
 const pages = new Map<string, { at: number; p: Promise<PageSchema> }>();
-let list: { at: number; p: Promise<Set<string>> } | undefined;
 
 export class PageSchemaError extends Error {
   constructor(
     message: string,
     readonly problems: Array<{ file: string; path: string; reason: string }> = [],
+    /** The envelope's code: 404 when there is no page schema with that id. */
+    readonly code?: number,
   ) {
     super(message);
   }
@@ -26,7 +26,7 @@ export function fetchPageSchema(id: string, fresh = false): Promise<PageSchema> 
     if (!r.success) {
       pages.delete(id);
       const problems = (r.result as unknown as { problems?: PageSchemaError['problems'] } | null)?.problems ?? [];
-      throw new PageSchemaError(r.message || '页面配置加载失败', problems);
+      throw new PageSchemaError(r.message || '页面配置加载失败', problems, Number(r.code));
     }
     return r.result;
   });
@@ -35,18 +35,18 @@ export function fetchPageSchema(id: string, fresh = false): Promise<PageSchema> 
   return p;
 }
 
-export async function hasPageSchema(id: string): Promise<boolean> {
-  if (!list || Date.now() - list.at > TTL) {
-    const p = http
-      .get<Array<{ id: string }>>('/schema/pages')
-      .then((r) => new Set(r.success && Array.isArray(r.result) ? r.result.map((x) => x.id) : []))
-      .catch(() => new Set<string>());
-    list = { at: Date.now(), p };
-  }
-  return (await list.p).has(id);
+/**
+ * Whether `id` is a page schema: asks for the schema itself (cached, so the page that follows does
+ * not fetch it again) instead of listing every page. A bad schema counts (it shows 页面配置有误);
+ * "not found" or a failed request does not.
+ */
+export function hasPageSchema(id: string): Promise<boolean> {
+  return fetchPageSchema(id).then(
+    () => true,
+    (e: unknown) => e instanceof PageSchemaError && e.code !== 404,
+  );
 }
 
 export function clearPageCache() {
   pages.clear();
-  list = undefined;
 }

@@ -87,6 +87,8 @@ export interface FormSchema {
   schema?: Record<string, unknown>;
   subTables?: SubTableSchema[];
   submitText?: string;
+  /** Opens 新增 when the page URL has `?<param>=`: initial values from `GET url?<param>=…`, or `{ <param>: value }`. */
+  prefill?: { param: string; url?: string };
 }
 
 export interface ActionSchema {
@@ -145,6 +147,8 @@ export interface PageSchema {
   query?: { fields: QueryFieldSchema[]; visibleCount?: number };
   form?: FormSchema;
   actions?: { toolbar?: ActionSchema[]; row?: ActionSchema[]; batch?: ActionSchema[] };
+  /** list: parameters of the page URL sent with every list call (e.g. a drill-down's `teacherId`). */
+  urlParams?: string[];
   defaultSort?: { column: string; order: 'asc' | 'desc' };
   pageSize?: number;
   pageSizes?: number[];

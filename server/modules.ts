@@ -21,6 +21,13 @@ import { registerCheckRoutes } from './sys/check-routes.js';
 import { registerOnlineForms } from './online/cgform.js';
 import { registerOnlineReports } from './online/cgreport.js';
 import { registerDomain } from './domain/index.js';
+import { registerAccount } from './sys/account.js';
+import { registerDataSource } from './sys/data-source.js';
+import { registerGateway } from './sys/gateway.js';
+import { registerDataLog } from './sys/data-log.js';
+import { registerAddress } from './sys/address.js';
+import { registerDataRuleList } from './sys/data-rule-list.js';
+import { registerFilesConfirm } from './sys/files-confirm.js';
 /**
  * Every server module registers its routes here, under the context path. Each route declares
  * `config.auth` (see http/guard.ts). Keep one line per module.
@@ -49,4 +56,12 @@ export async function registerModules(api: FastifyInstance, ctx: ServerContext):
   await registerRoleAdmin(api, ctx);
   await registerDepartAdmin(api, ctx);
   await registerPermissionAdmin(api, ctx);
+  await registerAccount(api, ctx);
+  await registerDataSource(api, ctx);
+  await registerGateway(api, ctx);
+  await registerAddress(api, ctx);
+  await registerDataRuleList(api, ctx);
+  await registerFilesConfirm(api, ctx);
+  // Last: its hooks run after every other module's hooks of the same entity (it logs the final state).
+  await registerDataLog(api, ctx);
 }

@@ -11,7 +11,7 @@ import { settingsAtom } from '@/settings/store';
 import { setFeedback } from '@/feedback';
 import { installHttpErrorHandling } from '@/http/errors';
 import { tokenAtom } from '@/session/store';
-import { afterLoginTarget, loginRedirectUrl } from '@/session/actions';
+import { afterLoginTarget, loginRedirectUrl, prefetchPermissions } from '@/session/actions';
 import { UserLayout } from '@/layouts/UserLayout';
 // The sign-in page is the entry screen: part of the initial bundle (see docs/decisions.md); every other page is lazy.
 import Login from '@/pages/user/Login';
@@ -26,7 +26,11 @@ const RegisterResult = lazy(() => import('@/pages/user/RegisterResult'));
 const Alteration = lazy(() => import('@/pages/user/Alteration'));
 const OAuth2Login = lazy(() => import('@/pages/user/OAuth2Login'));
 const Exception = lazy(() => import('@/pages/exception/Exception'));
-const MainApp = lazy(() => import('@/layouts/MainApp'));
+// The menu request starts with the main layout's download (MainApp waits for the same request).
+const MainApp = lazy(() => {
+  prefetchPermissions();
+  return import('@/layouts/MainApp');
+});
 
 function FeedbackBridge() {
   const api = AntApp.useApp();

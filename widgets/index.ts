@@ -76,3 +76,22 @@ WIDGETS.UserRoleSelect = [() => import('./admin/UserRelations'), 'UserRoleSelect
 WIDGETS.UserDepartSelect = [() => import('./admin/UserRelations'), 'UserDepartSelect'];
 WIDGETS.PermissionParentSelect = [() => import('./admin/PermissionParentSelect'), 'PermissionParentSelect'];
 for (const n of ['PermissionTreeAssign', 'ResetPassword', 'UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
+
+// Lecture observation (widgets/domain): improvement transitions with comment/evidence, task detail with its log.
+WIDGETS.ImpTransition = [() => import('./domain/Improvement'), 'ImpTransition'];
+WIDGETS.ImpDetail = [() => import('./domain/Improvement'), 'ImpDetail'];
+for (const n of ['ImpTransition', 'ImpDetail']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
+
+// System administration screens of src/pages/admin: a role's users, a department's tabs.
+WIDGETS.RoleUsers = [() => import('@/pages/admin/RelationUsers'), 'RoleUsers'];
+WIDGETS.DepartPanel = [() => import('@/pages/admin/DepartPanel'), 'DepartPanel'];
+WIDGETS.RoleDataRule = [() => import('@/pages/admin/RoleDataRule'), 'RoleDataRule'];
+for (const n of ['RoleUsers', 'DepartPanel', 'RoleDataRule']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
+
+// Configuration screens of issue 5 (src/pages/admin-config): address book, job runs, data-log comparison, stored-file cells.
+WIDGETS.AddressBook = [() => import('@/pages/admin-config/AddressBook'), 'AddressBook'];
+WIDGETS.JobRunHistory = [() => import('@/pages/admin-config/JobRunHistory'), 'JobRunHistory'];
+WIDGETS.DataLogCompare = [() => import('@/pages/admin-config/DataLogCompare'), 'DataLogCompare'];
+WIDGETS.StoredImageCell = [() => import('@/pages/admin-config/FileCells'), 'StoredImageCell'];
+WIDGETS.StoredFileDownload = [() => import('@/pages/admin-config/FileCells'), 'StoredFileDownload'];
+for (const n of ['AddressBook', 'JobRunHistory', 'DataLogCompare', 'StoredImageCell', 'StoredFileDownload']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));

@@ -71,6 +71,11 @@ function semanticProblems(e: EntitySchema, file: string): SchemaProblem[] {
       if (!has(n)) out.push({ file, path: `/indexes/${i}/fields/${j}`, reason: `unknown field "${n}"` });
     }),
   );
+  (e.indexes ?? []).forEach((ix, i) =>
+    (ix.desc ?? []).forEach((n, j) => {
+      if (!ix.fields.includes(n)) out.push({ file, path: `/indexes/${i}/desc/${j}`, reason: `"${n}" is not one of the index's fields` });
+    }),
+  );
   if (e.tree && !has(e.tree.parentField)) out.push({ file, path: '/tree/parentField', reason: `unknown field "${e.tree.parentField}"` });
   if (e.tree?.hasChildField && !has(e.tree.hasChildField)) out.push({ file, path: '/tree/hasChildField', reason: `unknown field "${e.tree.hasChildField}"` });
   if (e.scope?.tenant && !has(e.scope.tenant)) out.push({ file, path: '/scope/tenant', reason: `unknown field "${e.scope.tenant}"` });

@@ -50,6 +50,8 @@ export interface EntityField {
 export interface EntityIndex {
   fields: string[];
   unique?: boolean;
+  /** Fields stored descending (DESC NULLS LAST, the order of the engine's descending sort), so a list sorted by them reads the index in order. */
+  desc?: string[];
 }
 
 export interface EntitySchema {

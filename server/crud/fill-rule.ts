@@ -21,9 +21,23 @@ export async function nextNumber(ctx: Pick<ServerContext, 'db'>, ruleCode: strin
     const { rows } = await sql<{ id: string; prefix: string | null; date_format: string | null; seq_length: number | null; current_period: string | null; current_seq: number | null }>`
       select id, prefix, date_format, seq_length, current_period, current_seq from sys_fill_rule where rule_code = ${ruleCode} for update`.execute(db);
     const r = rows[0]!;
-    const period = r.date_format ? dayjs().format(r.date_format) : '';
-    const seq = (period === (r.current_period ?? '') ? Number(r.current_seq ?? 0) : 0) + 1;
+    const { value, period, seq } = followingNumber(r);
     await sql`update sys_fill_rule set current_period = ${period}, current_seq = ${seq} where id = ${r.id}`.execute(db);
-    return `${r.prefix ?? ''}${period}${String(seq).padStart(Number(r.seq_length ?? 4), '0')}`;
+    return value;
   });
+}
+
+export interface FillRuleState {
+  prefix: string | null;
+  date_format: string | null;
+  seq_length: number | null;
+  current_period: string | null;
+  current_seq: number | null;
+}
+
+/** The number a rule gives next (pure: the 测试 preview uses it without consuming the number). */
+export function followingNumber(r: FillRuleState, at = dayjs()): { value: string; period: string; seq: number } {
+  const period = r.date_format ? at.format(r.date_format) : '';
+  const seq = (period === (r.current_period ?? '') ? Number(r.current_seq ?? 0) : 0) + 1;
+  return { value: `${r.prefix ?? ''}${period}${String(seq).padStart(Number(r.seq_length ?? 4), '0')}`, period, seq };
 }

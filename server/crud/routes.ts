@@ -12,7 +12,8 @@ import type { Query } from './query.js';
 
 type Op = NonNullable<EntitySchema['operations']>[number];
 const ALL_OPS: Op[] = ['list', 'add', 'edit', 'delete', 'deleteBatch', 'queryById', 'exportXls', 'importExcel'];
-const EXPORT_CAP = 100_000;
+/** Rows one export may hold: an .xlsx is built in memory (≈ 30 MB of RSS per 1,000 rows of 40 columns). */
+const EXPORT_CAP = 20_000;
 
 /** RFC 6266 attachment header with a UTF-8 file name (Chinese titles survive). */
 export function attachment(reply: FastifyReply, fileName: string, type: string) {
@@ -45,7 +46,7 @@ export async function readUploads(req: FastifyRequest, maxBytes: number): Promis
 /** Generic export/import handlers, shared by entity routes and online forms. */
 export async function sendExport(ctx: ServerContext, req: FastifyRequest, reply: FastifyReply, e: EntitySchema) {
   const h = hookContext(ctx, req, e);
-  const rows = await exportRows(h, req.query as Query, EXPORT_CAP);
+  const rows = await exportRows(h, req.query as Query, EXPORT_CAP, true);
   const buf = await buildXlsx(e, rows);
   attachment(reply, `${e.title}.xlsx`, XLSX_TYPE);
   return reply.send(buf);

@@ -149,10 +149,11 @@ async function ensureIndexes(db: DB, e: EntitySchema) {
   for (const f of e.fields) if (f.unique && !f.primary) indexes.push({ fields: [f.name], unique: true });
   if (e.tree) indexes.push({ fields: [e.tree.parentField] });
   for (const ix of indexes) {
-    const cols = ix.fields.map((n) => columnOf(byName.get(n)!));
-    const name = `${ix.unique ? 'ux' : 'ix'}_${e.table}_${cols.join('_')}`.slice(0, 63);
+    const desc = new Set(ix.desc ?? []);
+    const cols = ix.fields.map((n) => ({ col: columnOf(byName.get(n)!), desc: desc.has(n) }));
+    const name = `${ix.unique ? 'ux' : 'ix'}_${e.table}_${cols.map((c) => (c.desc ? `${c.col}_d` : c.col)).join('_')}`.slice(0, 63);
     await sql
-      .raw(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${e.table}" (${cols.map((c) => `"${c}"`).join(', ')})`)
+      .raw(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${e.table}" (${cols.map((c) => `"${c.col}"${c.desc ? ' DESC NULLS LAST' : ''}`).join(', ')})`)
       .execute(db);
   }
 }

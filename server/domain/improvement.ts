@@ -142,7 +142,13 @@ export function registerImprovementHooks() {
     beforeDelete(h, rows) {
       for (const r of rows) if (r.status !== 'DRAFT' || r.issuerId !== h.user.id) throw new BizError('只能删除自己创建的待下发子任务');
     },
-    decorateRows: (_h, rows) => decorate(rows),
+    async decorateRows(h, rows) {
+      // The parent task's title (the rows are already scoped; the parent is visible through them).
+      const ids = [...new Set(rows.map((r) => str(r.taskId)).filter(Boolean))];
+      const titles = ids.length ? new Map((await h.db.selectFrom('imp_task').select(['id', 'title']).where('id', 'in', ids).execute()).map((t) => [String(t.id), String(t.title)])) : new Map<string, string>();
+      for (const r of rows) r.taskId_dictText = titles.get(str(r.taskId)) ?? '';
+      return decorate(rows);
+    },
     listScope: (h, qb) =>
       qb.where((eb) =>
         eb.or([
@@ -269,6 +275,14 @@ export async function registerImprovement(api: FastifyInstance, ctx: ServerConte
       return ok(await transition(ctx, req, kind, { ...b, action, comment: b.comment ?? q(req).comment }), '操作成功！');
     });
   }
+
+  /** Pre-filled values for a subtask split from a task (the 分解 link of the task screen). */
+  api.get('/improvement/subtask/prefill', { config: { auth: 'improvement:subtask:add' } }, async (req) => {
+    const task = await getRow(hookContext(ctx, req, 'imp_task'), q(req).taskId);
+    if (!task) throw new BizError('未找到对应整改任务');
+    if (!['ACCEPTED', 'IN_PROGRESS', 'REJECTED'].includes(str(task.status))) throw new BizError('整改任务签收后才能分解子任务');
+    return ok({ taskId: task.id, taskId_dictText: task.title, deadline: task.deadline ?? null, measures: str(task.requirement) });
+  });
 
   /** Pre-filled values for a task raised from a flagged lecture record (one click in the record screen). */
   api.get('/improvement/task/prefill', { config: { auth: 'improvement:task:add' } }, async (req) => {

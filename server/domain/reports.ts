@@ -238,11 +238,16 @@ const PERF_SHEET = sheet('听课成绩统计', [['realname', '授课教师'], ['
 export async function registerReports(api: FastifyInstance, ctx: ServerContext) {
   const filter = (req: FastifyRequest) => reportFilter(ctx, req.user!, (req.query ?? {}) as Record<string, unknown>);
   const cfg = { config: { auth: PERM } };
-  api.get('/supervisor/report/frequency', cfg, async (req) => ok(await frequency(ctx.db, await filter(req))));
+  // `realname`: optional name filter of the screens (a list query's `*x*` form is accepted).
+  const byName = <T extends { realname: string }>(req: FastifyRequest, rows: T[]) => {
+    const n = String((req.query as Record<string, unknown>)?.realname ?? '').replace(/\*/g, '').trim();
+    return n ? rows.filter((r) => String(r.realname ?? '').includes(n)) : rows;
+  };
+  api.get('/supervisor/report/frequency', cfg, async (req) => ok(byName(req, await frequency(ctx.db, await filter(req)))));
   api.get('/supervisor/report/frequencyByDepart', cfg, async (req) => ok(byDepartment(await frequency(ctx.db, await filter(req)))));
   api.get('/supervisor/report/coverage', cfg, async (req) => ok(await coverage(ctx.db, await filter(req))));
   api.get('/supervisor/report/weekly', cfg, async (req) => ok(await weekly(ctx.db, await filter(req))));
-  api.get('/supervisor/report/performance', cfg, async (req) => ok(await performance(ctx.db, await filter(req))));
+  api.get('/supervisor/report/performance', cfg, async (req) => ok(byName(req, await performance(ctx.db, await filter(req)))));
   api.get('/supervisor/report/gradeDistribution', cfg, async (req) => {
     const by = (req.query as Record<string, unknown>).by;
     return ok(await gradeDistribution(ctx.db, await filter(req), by === 'category' || by === 'title' ? by : 'depart'));

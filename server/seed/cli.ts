@@ -8,7 +8,8 @@ import { bulkLectureRecords, seedLectureRecords } from './lecture.js';
 
 /**
  * `npm run seed -- --scale N`: prepares the database (tables, migrations, demo seed) under
- * DATA_DIR / DATABASE_URL, then adds N× the demo volume of lecture records and improvement tasks.
+ * DATA_DIR / DATABASE_URL, then adds N× the demo volume of lecture records (with index scores) and
+ * improvement tasks (with subtasks and logs): `--scale 10` gives about ten times the demo data.
  */
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -27,10 +28,15 @@ const t0 = Date.now();
 // Tables, migrations and the base/demo seed exactly as at server start.
 await prepareDatabase(ctx);
 if (scale > 0) {
-  // Records in set-based SQL (fast at any size); improvement tasks and their logs from the JS generator.
-  const added = await ctx.db.transaction().execute((trx) => bulkLectureRecords(trx, scale));
-  console.log(`added ${added} lecture records`);
-  await ctx.db.transaction().execute((trx) => seedLectureRecords({ ...ctx, db: trx }, Math.min(1, scale) * 0.05, Date.now() % 100_000));
+  // Up to --scale 20 the demo generator itself runs N more times over (same spread of listeners, terms,
+  // statuses, flagged records and improvement tasks in every state, in bulk multi-row inserts); beyond
+  // that (benchmark volumes) records come from set-based SQL and tasks from the generator at scale 1.
+  if (scale <= 20) await ctx.db.transaction().execute((trx) => seedLectureRecords({ ...ctx, db: trx }, scale, 1000 + Math.round(scale * 97)));
+  else {
+    const added = await ctx.db.transaction().execute((trx) => bulkLectureRecords(trx, scale));
+    console.log(`added ${added} lecture records`);
+    await ctx.db.transaction().execute((trx) => seedLectureRecords({ ...ctx, db: trx }, 1, Date.now() % 100_000));
+  }
   await sql`analyze`.execute(ctx.db);
 }
 const n = await ctx.db.selectFrom('sup_lecture_record').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();

@@ -7,6 +7,7 @@ import { menuSeedStep } from './menus.js';
 import { seedAdmin, seedDemoOrg } from './org.js';
 import { systemServiceSeeds } from '../sys/message-seed.js';
 import { seedDemoCustomers, seedDemoDicts } from './demo.js';
+import { adminConfigSeeds } from '../sys/config-seed.js';
 
 /** Every seed step in order: base data (dictionaries, menus) first, then the demo university. */
 export const seedSteps: SeedStep[] = [
@@ -21,3 +22,5 @@ export const seedSteps: SeedStep[] = [
   { name: 'demo-customers', demo: true, run: seedDemoCustomers },
   ...lectureSeedSteps,
 ];
+// Configuration screens of issue 5 (check/fill rules, data sources, gateway routes, data log).
+seedSteps.push(...adminConfigSeeds);

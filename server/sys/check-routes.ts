@@ -4,6 +4,7 @@ import type { ServerContext } from '../context.js';
 import { BizError, fail, ok } from '../http/envelope.js';
 import { allFields, columnOf, primaryField } from '../crud/entity-types.js';
 import { defineEntityHooks } from '../crud/hooks.js';
+import { followingNumber, type FillRuleState } from '../crud/fill-rule.js';
 
 type Q = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
@@ -90,6 +91,15 @@ export async function registerCheckRoutes(api: FastifyInstance, ctx: ServerConte
     const taken = await qb.executeTakeFirst();
     if (taken) return reply.send(fail('该值不可用，系统中已存在！'));
     return ok('该值可用！', '该值可用！');
+  });
+
+  /** 填值规则 测试: the next number of a rule, without consuming it. */
+  api.get('/sys/fillRule/preview', { config: { auth: 'system:fillRule:list' } }, async (req) => {
+    const id = str((req.query as Q).id);
+    const r = id ? await ctx.db.selectFrom('sys_fill_rule').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+    if (!r) throw new BizError('未找到对应数据');
+    const { value } = followingNumber(r as unknown as FillRuleState);
+    return ok(value, `下一个编号：${value}（预览，不占用编号）`);
   });
 
   api.get('/sys/checkRule/checkByCode', { config: { auth: 'user' } }, async (req, reply) => {

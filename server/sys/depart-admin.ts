@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import type { DB } from '../db/index.js';
-import { BizError, ok } from '../http/envelope.js';
+import { BizError, ok, page } from '../http/envelope.js';
 import { toWire, validateInput } from '../crud/engine.js';
 import { newId, now } from '../util.js';
-import { commaList } from './user-admin.js';
+import { commaList, likeEscape } from './user-admin.js';
 
 type Row = Record<string, unknown>;
 interface DepartNode extends Row {
@@ -183,5 +183,71 @@ export async function registerDepartAdmin(api: FastifyInstance, ctx: ServerConte
   api.delete('/sys/sysDepart/deleteBatch', { config: { auth: 'system:depart:deleteBatch' } }, async (req) => {
     await remove(commaList((req.query as Row).ids));
     return ok('批量删除部门成功', '批量删除部门成功');
+  });
+  // 部门用户: the users of one department (JeecgBoot departUserList / editSysDepartWithUser / deleteUserInDepart[Batch]).
+  const DEP_USERS = { config: { auth: ['system:depart:edit', 'system:depart:queryById'] } };
+  api.get('/sys/user/departUserList', DEP_USERS, async (req) => {
+    const q = req.query as Row;
+    const pageNo = Math.max(1, Number(q.pageNo) || 1);
+    const pageSize = Math.min(500, Math.max(1, Number(q.pageSize) || 10));
+    let qb = ctx.db
+      .selectFrom('sys_user as u')
+      .where('u.del_flag', '=', 0)
+      .where('u.id', 'in', ctx.db.selectFrom('sys_user_depart').select('user_id').where('dep_id', '=', String(q.depId ?? '')));
+    for (const f of ['username', 'realname'] as const) {
+      const v = typeof q[f] === 'string' ? String(q[f]).replace(/^\*|\*$/g, '') : '';
+      if (v) qb = qb.where(`u.${f}`, 'like', `%${likeEscape(v)}%`);
+    }
+    const total = Number((await qb.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+    const rows = await qb.selectAll('u').orderBy('u.username').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+    return ok(page(rows.map((r) => { const w = toWire(ctx.entities.get('sys_user'), r); delete w.password; return w; }), total, pageNo, pageSize));
+  });
+  api.post('/sys/user/editSysDepartWithUser', { config: { auth: 'system:depart:edit' } }, async (req) => {
+    const b = (req.body ?? {}) as Row;
+    const depId = String(b.depId ?? '');
+    const userIds = commaList(b.userIdList);
+    if (!userIds.length) throw new BizError('请选择用户');
+    await ctx.db.transaction().execute(async (trx) => {
+      const dep = await trx.selectFrom('sys_depart').select(['id', 'org_code']).where('id', '=', depId).where('del_flag', '=', '0').executeTakeFirst();
+      if (!dep) throw new BizError('部门不存在');
+      const known = await trx.selectFrom('sys_user').select('id').where('id', 'in', userIds).where('del_flag', '=', 0).execute();
+      if (known.length !== userIds.length) throw new BizError('部分用户不存在，未做任何修改');
+      const have = new Set((await trx.selectFrom('sys_user_depart').select('user_id').where('dep_id', '=', depId).where('user_id', 'in', userIds).execute()).map((r) => String(r.user_id)));
+      const add = userIds.filter((u) => !have.has(u));
+      if (add.length) await trx.insertInto('sys_user_depart').values(add.map((user_id) => ({ id: newId(), user_id, dep_id: depId }))).execute();
+      // A user without a current department gets this one.
+      await trx.updateTable('sys_user').set({ org_code: dep.org_code }).where('id', 'in', userIds).where((eb) => eb.or([eb('org_code', 'is', null), eb('org_code', '=', '')])).execute();
+    });
+    return ok('添加成功!', '添加成功!');
+  });
+  const removeDepUsers = async (depId: string, userIds: string[]) => {
+    if (!userIds.length) throw new BizError('请选择用户');
+    await ctx.db.transaction().execute(async (trx) => {
+      const dep = await trx.selectFrom('sys_depart').select(['id', 'org_code']).where('id', '=', depId).executeTakeFirst();
+      if (!dep) throw new BizError('部门不存在');
+      await trx.deleteFrom('sys_user_depart').where('dep_id', '=', depId).where('user_id', 'in', userIds).execute();
+      // Whose current department this was: the first remaining one becomes current (or none).
+      const moved = await trx.selectFrom('sys_user').select('id').where('id', 'in', userIds).where('org_code', '=', String(dep.org_code)).execute();
+      for (const u of moved) {
+        const next = await trx
+          .selectFrom('sys_user_depart as ud')
+          .innerJoin('sys_depart as d', 'd.id', 'ud.dep_id')
+          .select('d.org_code')
+          .where('ud.user_id', '=', u.id)
+          .orderBy('d.org_code')
+          .executeTakeFirst();
+        await trx.updateTable('sys_user').set({ org_code: next?.org_code ?? null }).where('id', '=', u.id).execute();
+      }
+    });
+  };
+  api.delete('/sys/user/deleteUserInDepart', { config: { auth: 'system:depart:edit' } }, async (req) => {
+    const q = req.query as Row;
+    await removeDepUsers(String(q.depId ?? ''), commaList(q.userId));
+    return ok('删除成功!', '删除成功!');
+  });
+  api.delete('/sys/user/deleteUserInDepartBatch', { config: { auth: 'system:depart:edit' } }, async (req) => {
+    const q = req.query as Row;
+    await removeDepUsers(String(q.depId ?? ''), commaList(q.userIds));
+    return ok('删除成功!', '删除成功!');
   });
 }

@@ -14,7 +14,8 @@ import { newId, now } from '../util.js';
 export const commaList = (v: unknown): string[] =>
   [...new Set((Array.isArray(v) ? v.map(String) : String(v ?? '').split(',')).map((s) => s.trim()).filter(Boolean))].slice(0, 1000);
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+/** Escapes LIKE wildcards of user input. */
+export const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
 /**
  * Revokes every live session of these users inside the caller's transaction (their next request
@@ -115,7 +116,10 @@ export async function registerUserAdmin(api: FastifyInstance, ctx: ServerContext
       async beforeDelete(h, rows) {
         if (rows.some((r) => r.id === h.user.id)) throw new BizError('不能删除当前登录用户');
         if (rows.some((r) => r.username === 'admin')) throw new BizError('不允许删除管理员账号');
-        await revokeUsersIn(h.ctx, h.db, rows.map((r) => String(r.id)), 'deleted');
+        const ids = rows.map((r) => String(r.id));
+        // The recycle bin shows when and by whom a user was deleted.
+        await h.db.updateTable('sys_user').set({ update_time: now(), update_by: h.user.username }).where('id', 'in', ids).execute();
+        await revokeUsersIn(h.ctx, h.db, ids, 'deleted');
       },
     },
     'user-admin',
@@ -232,6 +236,13 @@ export async function registerUserAdmin(api: FastifyInstance, ctx: ServerContext
     if (deps.length) qb = qb.where('u.id', 'in', ctx.db.selectFrom('sys_user_depart').select('user_id').where('dep_id', 'in', deps));
     const roles = commaList(q.roleId);
     if (roles.length) qb = qb.where('u.id', 'in', ctx.db.selectFrom('sys_user_role').select('user_id').where('role_id', 'in', roles));
+    // The user-by-department picker filters by role code (教师 = teacher, …).
+    const roleCodes = commaList(q.roleCode);
+    if (roleCodes.length)
+      qb = qb.where('u.id', 'in', ctx.db.selectFrom('sys_user_role as ur').innerJoin('sys_role as r', 'r.id', 'ur.role_id').select('ur.user_id').where('r.role_code', 'in', roleCodes));
+    const sex = Number(q.sex);
+    if (sex === 1 || sex === 2) qb = qb.where('u.sex', '=', sex);
+    if (typeof q.birthday === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(q.birthday)) qb = qb.where('u.birthday', '=', q.birthday);
     const total = Number((await qb.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
     // Sort only by allow-listed columns.
     const sortable: Record<string, string> = { createTime: 'u.create_time', username: 'u.username', realname: 'u.realname', workNo: 'u.work_no' };
@@ -242,18 +253,32 @@ export async function registerUserAdmin(api: FastifyInstance, ctx: ServerContext
   });
 
   // Recycle bin: logically deleted users.
-  api.get('/sys/user/recycleBin', { config: { auth: 'system:user:recycleBin' } }, async () => {
-    const rows = await ctx.db.selectFrom('sys_user').selectAll().where('del_flag', '=', 1).orderBy('update_time', 'desc').limit(1000).execute();
-    return ok(rows.map((r) => toWire(ctx.entities.get('sys_user'), r)));
+  // Without pageNo: the whole bin as an array (JeecgBoot); with pageNo: a page, searchable by username/realname.
+  api.get('/sys/user/recycleBin', { config: { auth: 'system:user:recycleBin' } }, async (req) => {
+    const q = (req.query ?? {}) as Row;
+    let qb = ctx.db.selectFrom('sys_user').where('del_flag', '=', 1);
+    for (const f of ['username', 'realname'] as const) {
+      const v = typeof q[f] === 'string' ? String(q[f]).replace(/^\*|\*$/g, '') : '';
+      if (v) qb = qb.where(f, 'like', `%${likeEscape(v)}%`);
+    }
+    const wire = (rows: Row[]) => rows.map((r) => { const w = toWire(ctx.entities.get('sys_user'), r); delete w.password; return w; });
+    if (q.pageNo === undefined) return ok(wire(await qb.selectAll().orderBy('update_time', 'desc').limit(1000).execute()));
+    const pageNo = Math.max(1, Number(q.pageNo) || 1);
+    const pageSize = Math.min(500, Math.max(1, Number(q.pageSize) || 10));
+    const total = Number((await qb.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+    const rows = await qb.selectAll().orderBy('update_time', 'desc').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+    return ok(page(wire(rows), total, pageNo, pageSize));
   });
   api.put('/sys/user/putRecycleBin', { config: { auth: 'system:user:recycleBin' } }, async (req) => {
-    const ids = commaList(((req.body ?? {}) as Row).userIds);
+    const b = (req.body ?? {}) as Row;
+    const ids = commaList(b.userIds ?? b.ids);
     if (!ids.length) throw new BizError('请选择用户');
     await ctx.db.updateTable('sys_user').set({ del_flag: 0, update_time: now(), update_by: req.user!.username }).where('id', 'in', ids).where('del_flag', '=', 1).execute();
     return ok('还原成功', '还原成功');
   });
   api.delete('/sys/user/deleteRecycleBin', { config: { auth: 'system:user:recycleBin' } }, async (req) => {
-    const ids = commaList((req.query as Row).userIds);
+    const q = req.query as Row;
+    const ids = commaList(q.userIds ?? q.ids);
     if (!ids.length) throw new BizError('请选择用户');
     await ctx.db.transaction().execute(async (trx) => {
       const gone = (await trx.selectFrom('sys_user').select('id').where('id', 'in', ids).where('del_flag', '=', 1).execute()).map((r) => String(r.id));

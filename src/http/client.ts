@@ -27,12 +27,19 @@ export interface PageResult<T = any> {
 export const API_BASE = typeof __API_BASE__ === 'string' ? __API_BASE__ : '/jeecg-boot';
 export const REQUEST_TIMEOUT = 300_000;
 
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** false: this request carries no X-Access-Token (the upload `token` flag of SPEC §6). Default true. */
+    withToken?: boolean;
+  }
+}
+
 export const axiosInstance = axios.create({ baseURL: API_BASE, timeout: REQUEST_TIMEOUT });
 
 axiosInstance.interceptors.request.use((config) => {
   const store = getDefaultStore();
   const token = store.get(tokenAtom);
-  if (token) config.headers.set('X-Access-Token', token);
+  if (token && config.withToken !== false) config.headers.set('X-Access-Token', token);
   config.headers.set('tenant-id', String(store.get(tenantAtom) ?? 0));
   const low = lowAppId();
   if (low) config.headers.set('X-Low-App-ID', low);
@@ -102,7 +109,7 @@ export const http = {
   signedRequest: <T = any>(method: string, url: string, params?: Params, data?: Params, config?: AxiosRequestConfig) => signed(method, url, params, data, config) as Promise<Envelope<T>>,
   /** Unsigned POST with query params (JeecgBoot `postActionUrl`-style). */
   postParams: <T = any>(url: string, params?: Params, config?: AxiosRequestConfig) => call<T>({ ...config, method: 'POST', url, params }),
-  /** Multipart upload with progress (files[] or file fields are the caller's choice). */
+  /** Multipart upload with progress (files[] or file fields are the caller's choice); `config.withToken: false` sends no token. */
   upload: <T = any>(url: string, form: FormData, onProgress?: (percent: number) => void, config?: AxiosRequestConfig) =>
     call<T>({
       ...config,

@@ -2,8 +2,6 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { Breadcrumb, Drawer, Dropdown, Layout, Tabs } from 'antd';
 import { useAtom, useAtomValue } from 'jotai';
 import { Link, matchPath, Navigate, Route, Routes, useLocation, useNavigate, type Location } from 'react-router-dom';
-import { FormDialog } from '@formily/antd-v5';
-import { setValidateLanguage } from '@formily/core';
 import { settingsAtom } from '@/settings/store';
 import type { MenuNode } from '@/session/store';
 import { tokenAtom } from '@/session/store';
@@ -21,8 +19,6 @@ import { HeaderBar } from '@/layouts/HeaderBar';
 import { useDevice } from '@/layouts/useDevice';
 import { closeMany, closeTab, refreshTab, visit, type PageTab } from '@/layouts/tabs';
 import './basic-layout.css';
-
-setValidateLanguage('zh-CN');
 
 function findDef(defs: RouteDef[], pathname: string) {
   for (const d of defs) {
@@ -128,7 +124,6 @@ export function BasicLayout({ menu }: { menu: MenuNode[] }) {
 
   return (
     <Layout className={`basic-layout nav-${settings.navTheme} ${topMenu ? 'topmenu' : 'sidemenu'} ${settings.fixSiderbar && !topMenu ? 'fixed-sider' : ''}`}>
-      <FormDialog.Portal>{null}</FormDialog.Portal>
       {!topMenu && !isMobile && (
         <Layout.Sider className="layout-sider" width={208} collapsedWidth={64} collapsed={collapsed} trigger={null} theme={settings.navTheme}>
           <Logo collapsed={collapsed} theme={settings.navTheme} />

@@ -4,12 +4,16 @@ import { useAtomValue } from 'jotai';
 import { API_BASE } from '@/http/client';
 import { tokenAtom } from '@/session/store';
 import { IFRAME_COMPONENT, onlineKind, resolveUrlPlaceholders, type RouteDef } from '@/router/menu';
+import { hasPageSchema } from '@renderer/loader';
 
 type Lazy = LazyExoticComponent<ComponentType<any>>;
 
-// The renderer (Formily, ag-grid, charts) loads only when a schema page is opened.
-const SchemaPage = lazy(() => import('@renderer/index').then((m) => ({ default: m.SchemaPage })));
-const hasPageSchema = (id: string) => import('@renderer/index').then((m) => m.hasPageSchema(id));
+// The renderer is a lazy chunk (Formily, ag-grid and charts load later, only where used). Most screens
+// are schema pages, so it starts downloading with the main layout, while the shell waits for the
+// menu; the page-schema loader is tiny and static, so a route asks for its schema at once.
+const loadRenderer = () => import('@renderer/index');
+const SchemaPage = lazy(() => loadRenderer().then((m) => ({ default: m.SchemaPage })));
+void loadRenderer().catch(() => undefined);
 
 /** Built-in pages of src/pages by menu `component` (second in the resolution order of DESIGN §2). */
 export const BUILTIN_PAGES: Record<string, Lazy> = {
@@ -18,6 +22,8 @@ export const BUILTIN_PAGES: Record<string, Lazy> = {
   'exception/404': lazy(() => import('@/pages/exception/Exception404')),
   'exception/500': lazy(() => import('@/pages/exception/Exception500')),
   ...monitorPages(),
+  'account/center/Index': lazy(() => import('@/pages/account/AccountCenter')),
+  'account/settings/Index': lazy(() => import('@/pages/account/AccountSettings')),
 };
 
 /** Monitoring screens (src/pages/builtin/Monitor.tsx) under the menu components of docs/menus.md. */

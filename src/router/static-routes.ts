@@ -25,12 +25,11 @@ export const STATIC_ROUTES: RouteDef[] = [
   demo('/profile/advanced', '高级详情页', '详情页'),
   demo('/result/success', '成功', '结果页'),
   demo('/result/fail', '失败', '结果页'),
-  demo('/account/center', '个人中心', '个人页'),
-  demo('/account/settings/base', '基本设置', '个人设置'),
-  demo('/account/settings/security', '安全设置', '个人设置'),
-  demo('/account/settings/custom', '个性化设置', '个人设置'),
-  demo('/account/settings/binding', '账户绑定', '个人设置'),
-  demo('/account/settings/notification', '新消息通知', '个人设置'),
+  // The account pages work on the signed-in user's own profile (src/pages/account).
+  def('/account/center', '个人中心', { component: 'account/center/Index', parents: [{ title: '个人页', path: '' }] }),
+  ...['base', 'security', 'custom', 'binding', 'notification'].map((k) =>
+    def(`/account/settings/${k}`, '个人设置', { component: 'account/settings/Index', parents: [{ title: '个人页', path: '' }] }),
+  ),
   def('/exception/403', '403', { component: 'exception/403', parents: [{ title: '异常页', path: '' }] }),
   def('/exception/404', '404', { component: 'exception/404', parents: [{ title: '异常页', path: '' }] }),
   def('/exception/500', '500', { component: 'exception/500', parents: [{ title: '异常页', path: '' }] }),

@@ -80,8 +80,22 @@ export interface PermissionResult {
   sysSafeMode?: boolean;
 }
 
-/** Loads menu and buttons (route guard). Throws with the reason on failure or an invalid menu. */
-export async function loadPermissions(): Promise<MenuNode[]> {
+let inflight: Promise<MenuNode[]> | undefined;
+
+/** Loads menu and buttons (route guard). Throws with the reason on failure or an invalid menu. A call while one is in flight shares it. */
+export function loadPermissions(): Promise<MenuNode[]> {
+  inflight ??= fetchPermissions().finally(() => {
+    inflight = undefined;
+  });
+  return inflight;
+}
+
+/** Starts loading the menu early (with a token, before the main layout has downloaded); failures are reported by the route guard's own call. */
+export function prefetchPermissions() {
+  if (store.get(tokenAtom) && store.get(menuAtom) === null) loadPermissions().catch(() => undefined);
+}
+
+async function fetchPermissions(): Promise<MenuNode[]> {
   const res = await http.get<PermissionResult>('/sys/permission/getUserPermissionByToken');
   if (!res.success) throw new Error(res.message || '请求失败');
   const menu = res.result?.menu;

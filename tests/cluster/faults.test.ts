@@ -5,12 +5,15 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import pg from 'pg';
 import { copyTemplate, dropCopy, TMP } from '../helpers/template-db.js';
+import { serverPid } from '../../bench/server.js';
+import { timetableXlsx, uploadTimetable } from '../../bench/timetable-file.js';
 import { API, call, login, spawnServer, type Proc } from './procs.js';
 
 /**
- * Faults (DESIGN §7): the database restarting under load, SIGTERM with requests in flight, and a
- * full disk during upload. Needs DATABASE_URL, PG_RESTART_CMD (a command that restarts that
- * PostgreSQL server) and root (to mount a tiny tmpfs) — all provided by .ci/run.
+ * Faults (DESIGN §7): the database restarting under load, SIGTERM with requests in flight, a
+ * full disk during upload, and the server killed during a timetable import. Needs DATABASE_URL,
+ * PG_RESTART_CMD (a command that restarts that PostgreSQL server) and root (to mount a tiny
+ * tmpfs) — all provided by .ci/run.
  */
 if (!process.env.DATABASE_URL || !process.env.PG_RESTART_CMD) throw new Error('the fault tests need DATABASE_URL and PG_RESTART_CMD; .ci/run provides them');
 
@@ -159,4 +162,76 @@ describe('disk full during upload', () => {
     const files = execSync(`find ${mountPoint} -type f`).toString().trim();
     expect(files).toBe('');
   });
+});
+
+describe('server killed during a timetable import', () => {
+  const ROWS = 6_000; // 3,000 tasks and 6,000 schedule lines, inserted in chunks of 500: the transaction is caught half-way
+  const prefix = `KILL${Date.now() % 100_000}X`;
+  const counts = async () =>
+    (
+      await sql<{ courses: number; tasks: number; lines: number; rooms: number; classes: number }>(
+        `select (select count(*)::int from sup_course where code like $1) as courses,
+                (select count(*)::int from sup_course_task where course_code like $1) as tasks,
+                (select count(*)::int from sup_course_schedule l join sup_course_task t on t.id = l.task_id where t.course_code like $1) as lines,
+                (select count(*)::int from sup_classroom where name like $1) as rooms,
+                (select count(*)::int from sup_class where name like $1) as classes`,
+        [`${prefix}%`],
+      )
+    )[0]!;
+
+  it('leaves all or nothing, and re-running the import creates exactly the expected rows', async () => {
+    const teachers = (await sql<{ work_no: string; realname: string }>(`select work_no, realname from sys_user where work_no is not null and del_flag = 0 order by work_no limit 50`)).map((u) => ({ workNo: u.work_no, realname: u.realname }));
+    const file = { name: '课表-故障.xlsx', data: await timetableXlsx(ROWS, teachers, prefix) };
+    const termId = (await sql<{ id: string }>(`select id from sup_term where is_current = true`))[0]!.id;
+    const path = `${API}/supervisor/courseSchedule/importTimetable?termId=${termId}`;
+
+    let s = await spawnServer(18196, dbUrl);
+    const { token } = await login(s.url, 'admin');
+    const answer = uploadTimetable(s.url, path, token, [file]).then(
+      () => 'answered',
+      () => 'connection lost',
+    );
+    // Wait until the import's transaction is inserting tasks or schedule lines (rooms, classes and courses are in), then SIGKILL.
+    const deadline = Date.now() + 60_000;
+    let caught = false;
+    while (!caught && Date.now() < deadline) {
+      const open = await sql<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_xid is not null
+           and (query like 'insert into "sup_course_task"%' or query like 'insert into "sup_course_schedule"%')`,
+      );
+      caught = open[0]!.n > 0;
+      if (!caught) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(caught, 'the import transaction was never seen open').toBe(true);
+    // SIGKILL the server process itself (tsx runs it as a child and cannot relay SIGKILL).
+    const exited = new Promise((r) => s.child.once('exit', r));
+    process.kill(serverPid(s.child), 'SIGKILL');
+    await exited;
+    expect(await answer).toBe('connection lost');
+    // PostgreSQL notices the dead client and rolls its transaction back.
+    for (let i = 0; i < 200; i++) {
+      const open = await sql<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_xid is not null`);
+      if (!open[0]!.n) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await counts()).toEqual({ courses: 0, tasks: 0, lines: 0, rooms: 0, classes: 0 });
+
+    // After a restart the same import succeeds and creates exactly the file's rows; a second run changes no counts.
+    s = await spawnServer(18196, dbUrl);
+    try {
+      const again = await login(s.url, 'admin');
+      const expected = { courses: ROWS / 2, tasks: ROWS / 2, lines: ROWS, rooms: 40, classes: 50 };
+      const first = await uploadTimetable(s.url, path, again.token, [file]);
+      expect(first.success, first.message).toBe(true);
+      expect(first.code).toBe(200);
+      expect(first.result.summary.tasks).toEqual({ create: ROWS / 2, update: 0 });
+      expect(await counts()).toEqual(expected);
+      const second = await uploadTimetable(s.url, path, again.token, [file]);
+      expect(second.success, second.message).toBe(true);
+      expect(second.result.summary.tasks).toEqual({ create: 0, update: ROWS / 2 });
+      expect(await counts()).toEqual(expected);
+    } finally {
+      await s.stop();
+    }
+  }, 240_000);
 });

@@ -55,7 +55,10 @@ const output = (page: Page) => page.getByTestId('value');
 test('editable table: 1,000 rows — virtual rows, edit, validate, add, drag, delete, statistics', async ({ page }) => {
   test.setTimeout(180_000);
   await story(page, '可编辑表格-jeditabletable--rows-1000');
-  await expect(cell(page, 0, 'name')).toContainText('教师1', { timeout: 30_000 });
+  // Always-edit: text cells are live inputs, pickers are boxes that open on one click.
+  await expect(cell(page, 0, 'name').locator('input.j-cell-input')).toHaveValue('教师1', { timeout: 30_000 });
+  await expect(cell(page, 0, 'sex')).toHaveText('男');
+  await expect(cell(page, 0, 'sex')).toHaveClass(/j-cell-boxed/);
   // Only rows near the viewport are in the DOM.
   expect(await page.locator('.ag-row[row-index]').count()).toBeLessThan(60);
   await expect(cell(page, 'b-0', '__seq')).toHaveText('合计');
@@ -94,7 +97,14 @@ test('editable table: 1,000 rows — virtual rows, edit, validate, add, drag, de
   await last.evaluate((el) => (el.scrollTop = el.scrollHeight));
   await expect(cell(page, 1000, 'name')).toBeVisible();
   await cell(page, 1000, 'name').click();
-  await page.keyboard.type('新教师');
+  await page.keyboard.type('新教');
+  // Tab moves into the next live input; typing goes straight in; Shift+Tab comes back.
+  await page.keyboard.press('Tab');
+  await expect(cell(page, 1000, 'code').locator('input')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(cell(page, 1000, 'name').locator('input')).toBeFocused();
+  await page.keyboard.press('End');
+  await page.keyboard.type('师');
   await page.keyboard.press('Enter');
   await last.evaluate((el) => (el.scrollTop = 0));
 
@@ -111,7 +121,7 @@ test('editable table: 1,000 rows — virtual rows, edit, validate, add, drag, de
   await page.mouse.move(a.x + 5, a.y + 20, { steps: 5 });
   await page.mouse.move(b.x + 10, b.y + b.height - 5, { steps: 10 });
   await page.mouse.up();
-  await expect(cell(page, 0, 'name')).toContainText('教师2');
+  await expect(cell(page, 0, 'name').locator('input')).toHaveValue('教师2');
   await page.getByTestId('get-values').click();
   await expect(output(page)).toHaveText('共 1001 行; 删除 ; 首行 教师2 序号 1');
 
@@ -123,6 +133,68 @@ test('editable table: 1,000 rows — virtual rows, edit, validate, add, drag, de
   await page.getByRole('button', { name: /确\s*定|OK/ }).click();
   await page.getByTestId('get-values').click();
   await expect(output(page)).toHaveText(/^共 999 行; 删除 r2,r1; /);
+});
+
+test('editable table: always-edit live inputs vs click-to-edit; tags and number rules while typing', async ({ page }) => {
+  await story(page, '可编辑表格-jeditabletable--edit-modes');
+  const always = page.getByTestId('always');
+  const click = page.getByTestId('click');
+  const at = (t: typeof always, row: number, col: string) => t.locator(`.ag-row[row-index="${row}"] [col-id="${col}"]`);
+
+  // Always-edit: one click puts the caret in the input; typing goes straight in.
+  const kw = at(always, 1, 'keywords').locator('input');
+  await expect(kw).toHaveValue('', { timeout: 30_000 });
+  await kw.click();
+  await page.keyboard.type('abcdef');
+  await expect(kw).toHaveValue('ab;cd;ef;'); // the SPEC §5 tags rule while typing
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(';g');
+  await expect(kw).toHaveValue('ab;cd;ef;g');
+  const score = at(always, 1, 'score').locator('input');
+  await score.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('7a.5x');
+  await expect(score).toHaveValue('7.5'); // the number rule
+  // A required name emptied: marked while typing, and on the cell after blur.
+  const name = at(always, 0, 'name').locator('input');
+  await name.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Backspace');
+  await expect(name).toHaveClass(/j-cell-input-error/);
+  await page.keyboard.press('Escape');
+  await expect(name).toHaveValue('王磊');
+  await always.getByRole('button', { name: '获取值' }).click();
+  await expect(page.getByTestId('always-value')).toHaveText(
+    JSON.stringify([{ name: '王磊', score: 90, keywords: 'ab;cd;', sex: '1' }, { name: '赵婷', score: 7.5, keywords: 'ab;cd;ef;g', sex: '2' }]),
+  );
+
+  // Click-to-edit: values, no inputs, until a click opens the editor; a click outside closes it.
+  await expect(at(click, 0, 'name')).toHaveText('王磊');
+  await expect(click.locator('.ag-center-cols-container input')).toHaveCount(0);
+  await expect(at(click, 0, 'keywords').locator('.j-cell-tag')).toHaveText(['ab', 'cd']);
+  await at(click, 0, 'keywords').click();
+  const editor = at(click, 0, 'keywords').locator('input.j-cell-editor');
+  await expect(editor).toBeFocused();
+  await expect(editor).toHaveValue('ab;cd;');
+  await page.keyboard.type('efg');
+  await expect(editor).toHaveValue('ab;cd;ef;g');
+  await click.locator('h4').click();
+  await expect(click.locator('.ag-center-cols-container input')).toHaveCount(0);
+  await expect(at(click, 0, 'keywords').locator('.j-cell-tag')).toHaveText(['ab', 'cd', 'ef', 'g']);
+  // A printable key on a focused cell opens the editor with that key.
+  await at(click, 1, 'name').click();
+  await page.keyboard.press('Escape');
+  await expect(at(click, 1, 'name').locator('input')).toHaveCount(0);
+  await at(click, 1, 'name').focus();
+  await page.keyboard.press('L');
+  await expect(at(click, 1, 'name').locator('input.j-cell-editor')).toHaveValue('L');
+  await page.keyboard.type('i');
+  await page.keyboard.press('Enter');
+  await expect(at(click, 1, 'name')).toHaveText('Li');
+  await click.getByRole('button', { name: '获取值' }).click();
+  await expect(page.getByTestId('click-value')).toHaveText(
+    JSON.stringify([{ name: '王磊', score: 90, keywords: 'ab;cd;ef;g', sex: '1' }, { name: 'Li', score: 85, keywords: '', sex: '2' }]),
+  );
 });
 
 test('dictionary select and user picker against the real API', async ({ page }) => {
@@ -147,12 +219,41 @@ test('dictionary select and user picker against the real API', async ({ page }) 
   await expect(page.getByPlaceholder('请选择用户')).toHaveValue('王磊');
 });
 
-test('file upload against the real API', async ({ page }) => {
+test('user picker by department against the real API: 教师 preselected, only teachers of the chosen department', async ({ page }) => {
   await signIn(page);
+  await story(page, '选择器-pickers--user-by-dep', true);
+  await page.getByRole('button', { name: '选择' }).click({ timeout: 30_000 });
+  const modal = page.locator('.ant-modal-content');
+  await expect(modal.getByRole('radio', { name: '教师' })).toBeChecked();
+  const requests: string[] = [];
+  page.on('request', (r) => r.url().includes('queryUserComponentDataWithRole') && requests.push(r.url()));
+  await modal.locator('.ant-tree-treenode').filter({ hasText: '某某大学' }).locator('.ant-tree-switcher').click();
+  await modal.locator('.ant-tree-title').filter({ hasText: /^计算机学院$/ }).click();
+  const names = modal.locator('.ant-table-row td:nth-child(2)');
+  await expect(async () => expect((await names.allTextContents()).sort()).toEqual(['teacher', 'teacher2'])).toPass({ timeout: 15_000 });
+  expect(requests.at(-1)).toContain('roleCode=teacher');
+  await modal.getByText('部门领导').click();
+  await expect(async () => expect(await names.allTextContents()).toEqual(['leader'])).toPass({ timeout: 15_000 });
+});
+
+test('file upload against the real API; the token flag decides the X-Access-Token header', async ({ page }) => {
+  await signIn(page);
+  const tokenOf = async (act: () => Promise<void>) => {
+    const req = page.waitForRequest((r) => r.url().includes('/sys/common/upload') && r.method() === 'POST');
+    await act();
+    return (await req).headerValue('x-access-token');
+  };
+  const file = { name: 'observation.txt', mimeType: 'text/plain', buffer: Buffer.from('听课记录附件') };
   await story(page, '上传-uploads--file', true);
-  await page.locator('input[type=file]').setInputFiles({ name: 'observation.txt', mimeType: 'text/plain', buffer: Buffer.from('听课记录附件') });
+  expect(await tokenOf(() => page.locator('input[type=file]').setInputFiles(file))).toBeTruthy();
   await expect(page.locator('.j-upload-done')).toBeVisible();
   await expect(output(page)).toHaveText(/^值: "demo\/.+"$/);
+
+  // token={false}: no header, so the server refuses the anonymous upload and the file shows the error.
+  await story(page, '上传-uploads--file-without-token', true);
+  expect(await tokenOf(() => page.locator('input[type=file]').setInputFiles(file))).toBeNull();
+  await expect(page.locator('.j-upload-error')).toBeVisible();
+  await expect(output(page)).toHaveText('值: null');
 });
 
 test('cron builder: parts, cascades, day/week exclusion and the preview', async ({ page }) => {

@@ -2,17 +2,17 @@ import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRe
 import { AgGridReact } from 'ag-grid-react';
 import {
   CellStyleModule, ClientSideRowModelModule, CustomEditorModule, LocaleModule, ModuleRegistry, PinnedRowModule, RenderApiModule, RowDragModule, RowSelectionModule, RowStyleModule, ScrollApiModule, TextEditorModule, TooltipModule, themeQuartz,
-  type CellValueChangedEvent, type ColDef, type GridApi, type GridReadyEvent, type RowClassRules, type SelectionChangedEvent,
+  type CellClassParams, type CellValueChangedEvent, type ColDef, type GetRowIdParams, type GridApi, type GridReadyEvent, type ICellRendererParams, type RowClassRules, type RowDragEndEvent, type RowHeightParams, type RowSelectionOptions, type SelectionChangedEvent, type SuppressKeyboardEventParams,
 } from 'ag-grid-community';
 import { Button, Checkbox, InputNumber, message, Popconfirm, Space } from 'antd';
 import { loadDict } from '@renderer/dict';
 import { validateValue } from '../logic/validation';
 import {
   addRows as addRowsTo, allTreeIds, applyLiveUpdate, DRAG_SORT_KEY, flattenTree, footerRows, groupThousands, HIGHLIGHT_MS, INSERT_GUARD_MESSAGE, INSERT_GUARD_MS, isDisabledRow, MAX_HEIGHT, minWidthOf,
-  moveRow, removeRows as removeRowsFrom, renumber, selectionChange, SIZES, TOOLBAR_LABELS, visibleButtons, widthOf,
+  moveRow, removeRows as removeRowsFrom, renumber, selectionChange, SIZES, TEXT_CELL_TYPES, TOOLBAR_LABELS, visibleButtons, widthOf,
   type EditColumn, type FlatRow, type Option, type Row, type SelectionChange, type TableSize, type ToolbarButton,
 } from './model';
-import { CheckboxRenderer, DateEditor, DepartRenderer, InputEditor, PopupRenderer, ProgressRenderer, RadioRenderer, SelectEditor, SlotRenderer, TagsRenderer, TextareaEditor, UploadRenderer, UserRenderer, displayText, type TableContext } from './cells';
+import { CheckboxCell, DateEditor, DepartRenderer, InputEditor, LiveInputCell, PopupRenderer, ProgressCell, RadioCell, SelectEditor, SlotRenderer, TagsCell, TextareaEditor, UploadRenderer, UserRenderer, displayText, type TableContext } from './cells';
 import { useVxeSocket } from './socket';
 
 ModuleRegistry.registerModules([LocaleModule, TextEditorModule, RenderApiModule, ScrollApiModule, ClientSideRowModelModule, CustomEditorModule, RowSelectionModule, RowDragModule, PinnedRowModule, TooltipModule, CellStyleModule, RowStyleModule]);
@@ -79,7 +79,49 @@ const SCROLL_KEY = 'JEditableTable_scrollToBottom';
 const ROW_TYPES = new Set(['row-number', 'row-checkbox', 'row-radio', 'row-expand', 'row-drag-sort']);
 const NO_ROWS: Row[] = [];
 const FOOTER_HEIGHT = 40;
+const TABLE_CSS = [
+  '.j-editable-table .ag-cell{display:flex;align-items:center}',
+  '.j-editable-table .ag-right-aligned-cell{justify-content:flex-end}',
+  '.j-editable-table .ag-cell-wrapper{width:100%}',
+  '.j-editable-table .j-row-highlight{background:#fffbe6 !important;transition:background .3s}',
+  '.j-editable-table .j-row-disabled{color:#999}',
+  '.j-editable-table .j-cell-error{background:#fff2f0}',
+  '.j-editable-table .ag-cell.j-cell-text.j-cell-error{box-shadow:inset 0 0 0 1px #ff4d4f}',
+  // Live inputs (always-edit text cells) and the click-to-edit input editor.
+  '.j-editable-table .ag-cell.j-cell-live{padding-left:8px;padding-right:8px}',
+  '.j-editable-table .j-cell-input{width:100%;height:32px;max-height:calc(100% - 4px);box-sizing:border-box;border:1px solid #d9d9d9;border-radius:4px;padding:0 7px;font:inherit;color:inherit;background:#fff;outline:none;transition:border-color .2s}',
+  '.j-editable-table .j-cell-input:hover{border-color:#4096ff}',
+  '.j-editable-table .j-cell-input:focus{border-color:#1677ff;box-shadow:0 0 0 2px rgba(5,145,255,.1)}',
+  '.j-editable-table .j-cell-input:disabled{background:#f5f5f5;color:rgba(0,0,0,.25);cursor:not-allowed}',
+  '.j-editable-table .j-cell-input.j-cell-editor{height:100%;max-height:none;border-color:#1677ff;border-radius:0}',
+  '.j-editable-table .ag-right-aligned-cell .j-cell-input{text-align:right}',
+  '.j-editable-table .j-cell-input.j-cell-input-error,.j-editable-table .ag-cell.j-cell-error .j-cell-input{border-color:#ff4d4f}',
+  '.j-editable-table .ag-cell.j-cell-live.j-cell-error{background:none}',
+  // Pickers' look-alikes (select, date, textarea): a box drawn behind the text, a drop-down mark for pickers.
+  '.j-editable-table .ag-cell.j-cell-boxed{z-index:0;padding-left:16px;padding-right:16px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;cursor:pointer}',
+  ".j-editable-table .ag-cell.j-cell-boxed::before{content:'';position:absolute;left:8px;right:8px;top:50%;height:32px;max-height:calc(100% - 4px);transform:translateY(-50%);box-sizing:border-box;border:1px solid #d9d9d9;border-radius:4px;background:#fff;z-index:-1}",
+  ".j-editable-table .ag-cell.j-cell-picker{padding-right:30px}",
+  ".j-editable-table .ag-cell.j-cell-picker::after{content:'';position:absolute;right:19px;top:50%;width:6px;height:6px;margin-top:-5px;border-right:1.5px solid #bfbfbf;border-bottom:1.5px solid #bfbfbf;transform:rotate(45deg)}",
+  '.j-editable-table .ag-cell.j-cell-boxed:hover::before{border-color:#4096ff}',
+  '.j-editable-table .ag-cell.j-cell-boxed.j-cell-error::before{border-color:#ff4d4f}',
+  '.j-editable-table .ag-cell.j-cell-boxed.ag-cell-focus::before{border-color:#1677ff}',
+  // DOM cells.
+  '.j-editable-table .j-cell-radio label{margin-right:8px;white-space:nowrap}',
+  '.j-editable-table .j-cell-progress{display:flex;align-items:center;gap:6px;width:100%;font-size:12px}',
+  '.j-editable-table .j-cell-progress-track{flex:1;height:6px;background:#f0f0f0;border-radius:3px}',
+  '.j-editable-table .j-cell-tags{overflow:hidden;white-space:nowrap}',
+  '.j-editable-table .j-cell-tag{display:inline-block;margin-right:4px;padding:0 7px;font-size:12px;line-height:20px;border:1px solid #d9d9d9;border-radius:4px;background:#fafafa}',
+].join('');
+/** Rows rendered beyond the viewport on each side (the viewport is at most 400 px ≈ 7 rows). */
+const ROW_BUFFER = 5;
 const errKey = (id: string, key: string) => `${id}|${key}`;
+const rowIdOf = (p: GetRowIdParams<Row>) => p.data.id;
+const LOCALE = { noRowsToShow: '暂无数据' };
+const SELECTION_COLUMN: ColDef<Row> = { pinned: 'left', width: 50, minWidth: 40 };
+/** DOM cell components for data rows; pinned footer rows show their plain value. */
+const domCell = (component: unknown) => (p: ICellRendererParams<Row>) => (p.node.rowPinned ? undefined : { component });
+/** Keys a live input keeps for itself; Tab, Up and Down still move between cells. */
+const liveInputKeys = (p: SuppressKeyboardEventParams<Row>) => p.event.target instanceof HTMLInputElement && !['Tab', 'ArrowUp', 'ArrowDown'].includes(p.event.key);
 
 function updateTree(rows: Row[], id: string, patch: (r: Row) => Row, childrenKey: string): Row[] {
   return rows.map((r) => {
@@ -113,7 +155,7 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
   }, [dataSource]);
   const deleted = useRef<string[]>([]);
   const errors = useRef(new Map<string, string>());
-  const [, setErrorVersion] = useState(0);
+  const root = useRef<HTMLDivElement>(null);
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [highlight, setHighlight] = useState<Set<string>>(new Set());
   const [selected, setSelected] = useState<string[]>([]);
@@ -146,10 +188,14 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
     return msg;
   }, []);
 
-  const refreshErrors = () => {
-    setErrorVersion((v) => v + 1);
-    api.current?.refreshCells({ force: true });
-  };
+  /** Redraws the error marks: one cell, or every cell after a full validation. */
+  const refreshErrors = useCallback((cell?: { id: string; key: string }) => {
+    const a = api.current;
+    if (!a || a.isDestroyed()) return;
+    if (!cell) return a.refreshCells({ force: true });
+    const node = a.getRowNode(cell.id);
+    if (node) a.refreshCells({ rowNodes: [node], columns: [cell.key], force: true });
+  }, []);
 
   const setCell = useCallback((id: string, key: string, value: unknown, extra?: Record<string, unknown>, oldValue?: { v: unknown }) => {
     let changed: Row | undefined;
@@ -163,17 +209,22 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
     if (changed) {
       cbs.current.onValueChange?.({ row: changed, key, value, oldValue: old });
       const c = columns.find((x) => x.key === key);
-      if (c) void validateCell(changed, c).then(refreshErrors);
+      if (c) void validateCell(changed, c).then(() => refreshErrors({ id, key }));
     }
-  }, [childrenKey, columns, setRows, validateCell]);
+  }, [childrenKey, columns, setRows, validateCell, refreshErrors]);
 
   const context: TableContext = useMemo(() => ({
     setCell,
+    validate: (id: string, key: string) => {
+      const r = rowsRef.current.find((x) => x.id === id);
+      const c = columns.find((x) => x.key === key);
+      if (r && c?.validateRules?.length) void validateCell(r, c).then(() => refreshErrors({ id, key }));
+    },
     optionsOf: (c) => c.options ?? dicts[c.dictCode ?? ''] ?? [],
     columnValues: (key, exceptId) => rowsRef.current.filter((r) => r.id !== exceptId).map((r) => r[key]),
     disabled,
     slots,
-  }), [setCell, dicts, disabled, slots]);
+  }), [setCell, dicts, disabled, slots, columns, validateCell, refreshErrors]);
 
   const optionsRef = useRef(context.optionsOf);
   optionsRef.current = context.optionsOf;
@@ -230,28 +281,39 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
         hide: c.type === 'hidden',
         sortable: false,
         editable: (p) => !disabled && !c.disabled && !p.node.rowPinned,
-        cellClassRules: { 'j-cell-error': (p) => !!p.data && errors.current.has(errKey(p.data.id, c.key)) },
-        tooltipValueGetter: (p) => (p.data ? errors.current.get(errKey(p.data.id, c.key)) : undefined),
         cellRendererParams: { column: c },
         cellEditorParams: { column: c },
       };
-      const text = (d: ColDef<Row>) => {
+      // Error marks (red box, message as tooltip) only where rules can fail.
+      if (c.validateRules?.length) {
+        def.cellClassRules = { 'j-cell-error': (p: CellClassParams<Row>) => !!p.data && errors.current.has(errKey(p.data.id, c.key)) };
+        def.tooltipValueGetter = (p) => (p.data ? errors.current.get(errKey(p.data.id, c.key)) : undefined);
+      }
+      // Editors' look-alikes in always-edit mode: a box (and a drop-down mark for pickers) drawn by CSS on the plain value.
+      const align = c.type === 'inputNumber' ? ' ag-right-aligned-cell' : '';
+      const text = (d: ColDef<Row>, picker = false) => {
         d.valueFormatter = (p) => (p.node?.rowPinned ? String(p.value ?? '') : displayText(c, p.value, optionsRef.current(c)));
-        d.cellClass = (p) => (p.node.rowPinned ? undefined : alwaysEdit ? 'j-cell-boxed' : 'j-cell-text');
+        d.cellClass = (p) => (p.node.rowPinned ? align : (alwaysEdit ? (picker ? 'j-cell-boxed j-cell-picker' : 'j-cell-boxed') : 'j-cell-text') + align);
       };
+      if (TEXT_CELL_TYPES.has(c.type)) {
+        if (c.type === 'inputNumber') def.type = 'rightAligned';
+        if (alwaysEdit) {
+          // Always-edit: a live input is the editor.
+          def.editable = false;
+          def.cellRendererSelector = domCell(LiveInputCell);
+          def.suppressKeyboardEvent = liveInputKeys;
+          def.cellClass = (p) => (p.node.rowPinned ? align : 'j-cell-live' + align);
+          def.valueFormatter = (p) => (c.type === 'inputNumber' ? groupThousands(p.value) : String(p.value ?? ''));
+        } else {
+          def.cellEditor = InputEditor;
+          text(def);
+          if (c.type === 'inputNumber') def.valueFormatter = (p) => groupThousands(p.value);
+          if (c.type === 'tags') def.cellRendererSelector = domCell(TagsCell);
+        }
+        defs.push(def);
+        continue;
+      }
       switch (c.type) {
-        case 'input':
-        case 'normal':
-        case 'input_pop':
-          def.cellEditor = InputEditor;
-          text(def);
-          break;
-        case 'inputNumber':
-          def.cellEditor = InputEditor;
-          text(def);
-          def.valueFormatter = (p) => groupThousands(p.value);
-          def.type = 'rightAligned';
-          break;
         case 'textarea':
           def.cellEditor = TextareaEditor;
           def.cellEditorPopup = true;
@@ -266,23 +328,23 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
         case 'select-dict-search':
           def.cellEditor = SelectEditor;
           def.cellEditorPopup = true;
-          text(def);
+          text(def, true);
           break;
         case 'date':
         case 'datetime':
         case 'time':
           def.cellEditor = DateEditor;
           def.cellEditorPopup = true;
-          text(def);
+          text(def, true);
           break;
         case 'checkbox':
         case 'checkbox_meta':
           def.editable = false;
-          def.cellRenderer = CheckboxRenderer;
+          def.cellRendererSelector = domCell(CheckboxCell);
           break;
         case 'radio':
           def.editable = false;
-          def.cellRenderer = RadioRenderer;
+          def.cellRendererSelector = domCell(RadioCell);
           break;
         case 'upload':
         case 'file':
@@ -304,11 +366,7 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
           break;
         case 'progress':
           def.editable = false;
-          def.cellRenderer = ProgressRenderer;
-          break;
-        case 'tags':
-          def.cellEditor = InputEditor;
-          def.cellRenderer = TagsRenderer;
+          def.cellRendererSelector = domCell(ProgressCell);
           break;
         case 'slot':
           def.editable = false;
@@ -324,6 +382,28 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
   useEffect(() => {
     api.current?.refreshCells({ force: true });
   }, [dicts]);
+
+  // Grid props keep their identity between renders: a new getRowHeight re-measures every row, a new
+  // rowSelection or selectionColumnDef rebuilds the columns.
+  const getRowHeight = useCallback((p: RowHeightParams<Row>) => (p.node.rowPinned ? FOOTER_HEIGHT : SIZES[size]), [size]);
+  const rowSelectionOptions = useMemo<RowSelectionOptions<Row> | undefined>(
+    () =>
+      rowSelection
+        ? { mode: rowSelection === 'radio' ? 'singleRow' : 'multiRow', checkboxes: (p) => !p.node.rowPinned, headerCheckbox: rowSelection !== 'radio', enableClickSelection: false, isRowSelectable: (n) => !!n.data && !n.rowPinned && !isDisabledRow(n.data, disabledRows) }
+        : undefined,
+    [rowSelection, disabledRows],
+  );
+  const onRowDragEnd = useCallback((e: RowDragEndEvent<Row>) => {
+    const id = e.node.data?.id;
+    const from = rowsRef.current.findIndex((r) => r.id === id);
+    if (from < 0 || e.overIndex < 0) return;
+    const next = [...rowsRef.current];
+    const [moved] = next.splice(from, 1);
+    next.splice(Math.min(e.overIndex, next.length), 0, moved!);
+    const renumbered = renumber(next, dragSortKey);
+    setRows(renumbered);
+    cbs.current.onDragged?.(renumbered);
+  }, [dragSortKey, setRows]);
 
   const rowClassRules = useMemo<RowClassRules<Row>>(() => ({ 'j-row-highlight': (p) => !!p.data && highlight.has(p.data.id), 'j-row-disabled': (p) => !!p.data && isDisabledRow(p.data, disabledRows) }), [highlight, disabledRows]);
 
@@ -351,9 +431,16 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
     cbs.current.onRemoved?.(gone, deleted.current);
   };
 
+  /** Writes what is being typed: ends the editor, blurs a focused live input (its change event writes). */
+  const flush = () => {
+    api.current?.stopEditing();
+    const a = document.activeElement;
+    if (a instanceof HTMLInputElement && root.current?.contains(a)) a.blur();
+  };
+
   useImperativeHandle(ref, () => ({
     async getValues() {
-      api.current?.stopEditing();
+      flush();
       const n = await validateAll();
       if (n > 0) throw new Error([...errors.current.values()][0]);
       return rowsRef.current;
@@ -392,8 +479,8 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
   const theme = useMemo(() => themeQuartz.withParams({ fontSize: size === 'medium' ? 14 : size === 'small' ? 13 : 12, headerFontWeight: 600, wrapperBorderRadius: 4 }), [size]);
 
   return (
-    <div className={`j-editable-table j-editable-table-${size}`}>
-      <style>{`.j-editable-table .j-cell-error{box-shadow:inset 0 0 0 1px #ff4d4f;background:#fff2f0}.j-editable-table .j-row-highlight{background:#fffbe6 !important;transition:background .3s}.j-editable-table .j-cell-box{${alwaysEdit ? 'border:1px solid #d9d9d9;border-radius:4px;padding:0 7px;height:32px;line-height:30px;width:100%;background:#fff;' : ''}overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.j-editable-table .j-cell-placeholder{color:#bfbfbf}.j-editable-table .ag-cell.j-cell-boxed{z-index:0;padding-left:16px;padding-right:16px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.j-editable-table .ag-cell.j-cell-boxed::before{content:'';position:absolute;left:8px;right:8px;top:50%;height:32px;margin-top:-16px;border:1px solid #d9d9d9;border-radius:4px;background:#fff;z-index:-1}.j-editable-table .ag-cell.j-cell-boxed.j-cell-error::before{border-color:#ff4d4f}.j-editable-table .ag-cell.j-cell-boxed.ag-cell-focus::before{border-color:#1677ff}.j-editable-table .ag-cell{display:flex;align-items:center}.j-editable-table .ag-right-aligned-cell{justify-content:flex-end}.j-editable-table .ag-cell-wrapper{width:100%}.j-editable-table .j-row-disabled{color:#999}`}</style>
+    <div ref={root} className={`j-editable-table j-editable-table-${size}`}>
+      <style>{TABLE_CSS}</style>
       {toolbar && !disabled && (
         <Space style={{ marginBottom: 8 }} wrap className="j-editable-table-toolbar">
           {buttons.includes('add') && (
@@ -418,7 +505,7 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
           {buttons.includes('save') && (
             <Button
               onClick={async () => {
-                api.current?.stopEditing();
+                flush();
                 const n = await validateAll();
                 if (n > 0) return void message.error([...errors.current.values()][0]);
                 cbs.current.onSave?.(rowsRef.current);
@@ -444,45 +531,34 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
           rowData={display}
           columnDefs={colDefs}
           context={context}
-          getRowId={(p) => p.data.id}
+          getRowId={rowIdOf}
           rowHeight={rowHeight}
-          getRowHeight={(p) => (p.node.rowPinned ? FOOTER_HEIGHT : rowHeight)}
+          getRowHeight={getRowHeight}
           headerHeight={headerHeight}
-          rowBuffer={10}
+          rowBuffer={ROW_BUFFER}
+          // Taller content than the box always shows the scrollbar: telling the grid spares it a forced layout on every scroll frame.
+          alwaysShowVerticalScroll={contentHeight > height}
+          animateRows={false}
           pinnedBottomRowData={footer}
           singleClickEdit
           stopEditingWhenCellsLoseFocus
           suppressClickEdit={disabled}
           tooltipShowDelay={0}
           rowClassRules={rowClassRules}
-          rowSelection={
-            rowSelection
-              ? { mode: rowSelection === 'radio' ? 'singleRow' : 'multiRow', checkboxes: (p) => !p.node.rowPinned, headerCheckbox: rowSelection !== 'radio', enableClickSelection: false, isRowSelectable: (n) => !!n.data && !n.rowPinned && !isDisabledRow(n.data, disabledRows) }
-              : undefined
-          }
-          selectionColumnDef={{ pinned: 'left', width: 50, minWidth: 40 }}
+          rowSelection={rowSelectionOptions}
+          selectionColumnDef={SELECTION_COLUMN}
           rowDragManaged={dragSort && !isTree}
-          onRowDragEnd={(e) => {
-            const id = e.node.data?.id;
-            const from = rowsRef.current.findIndex((r) => r.id === id);
-            if (from < 0 || e.overIndex < 0) return;
-            const next = [...rowsRef.current];
-            const [moved] = next.splice(from, 1);
-            next.splice(Math.min(e.overIndex, next.length), 0, moved!);
-            const renumbered = renumber(next, dragSortKey);
-            setRows(renumbered);
-            cbs.current.onDragged?.(renumbered);
-          }}
+          onRowDragEnd={onRowDragEnd}
           onGridReady={(e: GridReadyEvent<Row>) => (api.current = e.api)}
           onCellValueChanged={onCellValueChanged}
           onCellEditingStopped={(e) => {
             // Blur: validate the cell that lost focus.
             const c = columns.find((x) => x.key === e.colDef.field);
             const r = e.data && rowsRef.current.find((x) => x.id === e.data!.id);
-            if (c && r) void validateCell(r, c).then(refreshErrors);
+            if (c && r) void validateCell(r, c).then(() => refreshErrors({ id: r.id, key: c.key }));
           }}
           onSelectionChanged={onSelectionChanged}
-          localeText={{ noRowsToShow: '暂无数据' }}
+          localeText={LOCALE}
         />
       </div>
     </div>

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { DatePicker, Input, Progress, Select, Tag, TimePicker, Tooltip } from 'antd';
+import { DatePicker, Input, Progress, Select, TimePicker, Tooltip } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
+import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
 import type { CustomCellEditorProps, CustomCellRendererProps } from 'ag-grid-react';
 import { http } from '@/http/client';
-import { cellFileName, joinMulti, numberTyping, splitMulti, userLabel } from '../logic/inputs';
+import { cellFileName, joinMulti, splitMulti, userLabel } from '../logic/inputs';
 import { validateValueSync } from '../logic/validation';
 import { uploadReducer, type UploadFile } from '../logic/upload';
 import { fileUrl, UPLOAD_URL } from '../upload/JUpload';
@@ -12,11 +13,13 @@ import { JSelectDepart } from '../pickers/JSelectDepart';
 import { JSelectUser } from '../pickers/JSelectUser';
 import { JPopup } from '../pickers/JPopup';
 import { DATE_FORMAT, DATETIME_FORMAT, TIME_FORMAT } from '../inputs/JDate';
-import type { EditColumn, Option, Row } from './model';
+import { cellText, cellTextValue, cellTyping, type EditColumn, type Option, type Row } from './model';
 
 /** What the table passes to its cells through the grid context. */
 export interface TableContext {
   setCell: (id: string, key: string, value: unknown, extra?: Record<string, unknown>) => void;
+  /** Validates one cell as it is (blur without a change). */
+  validate: (id: string, key: string) => void;
   optionsOf: (c: EditColumn) => Option[];
   /** Values of a column in every row except `exceptId`. */
   columnValues: (key: string, exceptId?: string) => unknown[];
@@ -30,27 +33,42 @@ type RendererProps = CustomCellRendererProps<Row, unknown, TableContext> & { col
 const textOf = (opts: Option[], v: string) => opts.find((o) => o.value === v)?.text ?? opts.find((o) => o.value === v)?.title ?? opts.find((o) => o.value === v)?.label ?? v;
 const labelOf = (o: Option) => o.text ?? o.title ?? o.label ?? o.value;
 
-/** Text / number editor that validates on every keystroke (error shown on the input). */
+/** Sync validation of a text cell's text, against the other rows' values (unique/only rules). */
+function textError(p: { column: EditColumn; context: TableContext; data?: Row }, text: string): string | undefined {
+  const c = p.column;
+  if (!c.validateRules?.length) return undefined;
+  return validateValueSync(text, c.validateRules, { title: c.title, columnValues: [...p.context.columnValues(c.key, p.data?.id), text] });
+}
+
+/**
+ * Text / number / tags editor of click-to-edit mode: the SPEC §5 typing rules (`cellTyping`) and
+ * validation on every keystroke (error shown on the input). A printable key that opened the editor
+ * is its first character.
+ */
 export function InputEditor(p: EditorProps) {
   const ref = useRef<HTMLInputElement>(null);
-  const [text, setText] = useState(p.value === null || p.value === undefined ? '' : String(p.value));
-  const isNumber = p.column.type === 'inputNumber';
-  const error = validateValueSync(text, p.column.validateRules, { title: p.column.title, columnValues: [...p.context.columnValues(p.column.key, p.data?.id), text] });
-  useEffect(() => ref.current?.focus(), []);
+  const type = p.column.type;
+  const [text, setText] = useState(() => (p.eventKey?.length === 1 ? cellTyping(type, p.eventKey, '') : cellText(p.value)));
+  const error = textError(p, text);
+  useEffect(() => {
+    const el = ref.current;
+    el?.focus();
+    el?.setSelectionRange(el.value.length, el.value.length);
+  }, []);
   return (
     <input
       ref={ref}
-      className={`j-cell-input${error ? ' j-cell-input-error' : ''}`}
+      className={`j-cell-input j-cell-editor${error ? ' j-cell-input-error' : ''}`}
+      aria-label={p.column.title}
       title={error}
       value={text}
       placeholder={p.column.placeholder}
-      inputMode={isNumber ? 'decimal' : undefined}
+      inputMode={type === 'inputNumber' ? 'decimal' : undefined}
       onChange={(e) => {
-        const v = isNumber ? numberTyping(e.target.value, text) : e.target.value;
+        const v = cellTyping(type, e.target.value, text);
         setText(v);
-        p.onValueChange(isNumber ? (v === '' || v === '-' ? '' : Number.isFinite(Number.parseFloat(v)) ? Number.parseFloat(v) : '') : v);
+        p.onValueChange(cellTextValue(type, v));
       }}
-      style={{ width: '100%', height: '100%', border: `1px solid ${error ? '#ff4d4f' : '#1677ff'}`, padding: '0 8px', outline: 'none', boxSizing: 'border-box' }}
     />
   );
 }
@@ -141,65 +159,193 @@ export function displayText(c: EditColumn, v: unknown, opts: Option[]): string {
   return String(v);
 }
 
-/** Display of plain values (dictionary texts, multi tags, numbers). */
-export function ValueRenderer(p: RendererProps) {
-  if (p.node.rowPinned) return <b>{p.value === undefined ? '' : (p.valueFormatted ?? String(p.value))}</b>;
-  const c = p.column;
-  const v = p.value;
-  const box = (content: React.ReactNode) => <div className="j-cell-box">{content}</div>;
-  if (v === undefined || v === null || v === '') return box(<span className="j-cell-placeholder">{c.placeholder ?? ''}</span>);
-  if (c.type === 'select-multiple' || c.type === 'list_multi') {
-    const vals = splitMulti(v);
-    const opts = p.context.optionsOf(c);
-    return box(
-      <>
-        {vals.slice(0, 1).map((x) => <Tag key={x}>{textOf(opts, x)}</Tag>)}
-        {vals.length > 1 && <Tag>+{vals.length - 1}</Tag>}
-      </>,
+type DomParams = ICellRendererParams<Row, unknown, TableContext> & { column: EditColumn };
+
+/**
+ * Cells drawn with plain DOM (AG Grid JavaScript cell components, no React): hundreds of these are
+ * created while scrolling 1,000 rows, and a DOM cell costs a fraction of a React renderer.
+ * Pinned footer rows never get them (see `cellRendererSelector` in JEditableTable).
+ * Values are written with `node.setDataValue`, so they take the grid's one change path
+ * (validation, onChange, live-update socket).
+ */
+abstract class DomCell<E extends HTMLElement = HTMLElement> implements ICellRendererComp<Row> {
+  protected p!: DomParams;
+  protected el!: E;
+  init(p: DomParams) {
+    this.p = p;
+    this.el = this.create();
+    this.show();
+  }
+  getGui() {
+    return this.el;
+  }
+  refresh(p: DomParams) {
+    this.p = p;
+    this.show();
+    return true;
+  }
+  protected get off() {
+    return this.p.context.disabled || !!this.p.column.disabled;
+  }
+  protected write(v: unknown) {
+    this.p.node.setDataValue(this.p.column.key, v, 'j-cell');
+  }
+  protected abstract create(): E;
+  protected abstract show(): void;
+}
+
+/**
+ * Always-edit text cell: a live native input. Typing goes straight in with the SPEC §5 typing rules
+ * (`cellTyping`: number rule, tags semicolon rule) and sync validation on every keystroke; the value
+ * is written on change (Enter, blur, keyboard navigation away). Escape restores the written value.
+ * Keyboard focus arriving at the grid cell (Tab, arrows) moves into the input.
+ */
+export class LiveInputCell extends DomCell<HTMLInputElement> {
+  private text = '';
+  private written = '';
+  private focusIn = () => this.el.focus();
+  protected create() {
+    const i = document.createElement('input');
+    const c = this.p.column;
+    i.className = 'j-cell-input';
+    i.type = 'text';
+    i.spellcheck = false;
+    i.setAttribute('aria-label', c.title);
+    if (c.placeholder) i.placeholder = c.placeholder;
+    if (c.type === 'inputNumber') i.inputMode = 'decimal';
+    i.addEventListener('input', () => {
+      const next = cellTyping(c.type, i.value, this.text);
+      if (next !== i.value) i.value = next;
+      this.text = next;
+      this.mark(textError(this.p, next));
+    });
+    i.addEventListener('blur', () => this.commit());
+    i.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') this.commit();
+      else if (e.key === 'Escape') this.set(this.written);
+    });
+    this.p.eGridCell.addEventListener('focus', this.focusIn);
+    return i;
+  }
+  protected show() {
+    this.el.disabled = this.off;
+    const t = cellText(this.p.value);
+    // A focused input keeps what is being typed unless the value changed elsewhere.
+    if (t !== this.written || document.activeElement !== this.el) this.set(t);
+  }
+  destroy() {
+    this.p.eGridCell.removeEventListener('focus', this.focusIn);
+  }
+  private set(t: string) {
+    this.written = t;
+    this.text = t;
+    if (this.el.value !== t) this.el.value = t;
+    this.mark(undefined);
+  }
+  private mark(error: string | undefined) {
+    this.el.classList.toggle('j-cell-input-error', !!error);
+    this.el.title = error ?? '';
+  }
+  private commit() {
+    const v = cellTextValue(this.p.column.type, this.text);
+    const t = cellText(v);
+    if (t === this.written) {
+      this.set(t);
+      return this.p.context.validate(this.p.data!.id, this.p.column.key);
+    }
+    this.set(t);
+    this.write(v);
+  }
+}
+
+export class CheckboxCell extends DomCell<HTMLInputElement> {
+  protected create() {
+    const i = document.createElement('input');
+    i.type = 'checkbox';
+    i.className = 'j-cell-checkbox';
+    i.setAttribute('aria-label', this.p.column.title);
+    i.addEventListener('change', () => this.write((this.p.column.customValue ?? [true, false])[i.checked ? 0 : 1]));
+    return i;
+  }
+  protected show() {
+    this.el.checked = this.p.value === (this.p.column.customValue ?? [true, false])[0];
+    this.el.disabled = this.off;
+  }
+}
+
+export class RadioCell extends DomCell {
+  protected create() {
+    const g = document.createElement('span');
+    g.className = 'j-cell-radio';
+    g.setAttribute('role', 'radiogroup');
+    g.setAttribute('aria-label', this.p.column.title);
+    g.addEventListener('change', (e) => this.write((e.target as HTMLInputElement).value));
+    return g;
+  }
+  protected show() {
+    const opts = this.p.context.optionsOf(this.p.column);
+    const name = `${this.p.column.key}-${this.p.data!.id}`;
+    if (this.el.childElementCount !== opts.length) {
+      this.el.replaceChildren(
+        ...opts.map((o) => {
+          const l = document.createElement('label');
+          const i = document.createElement('input');
+          i.type = 'radio';
+          i.name = name;
+          i.value = o.value;
+          l.append(i, ` ${labelOf(o)}`);
+          return l;
+        }),
+      );
+    }
+    for (const i of this.el.querySelectorAll('input')) {
+      i.name = name;
+      i.checked = this.p.value === i.value;
+      i.disabled = this.off;
+    }
+  }
+}
+
+export class ProgressCell extends DomCell {
+  private bar!: HTMLDivElement;
+  private label!: HTMLSpanElement;
+  protected create() {
+    const d = document.createElement('div');
+    d.className = 'j-cell-progress';
+    d.setAttribute('role', 'progressbar');
+    const track = document.createElement('div');
+    track.className = 'j-cell-progress-track';
+    this.bar = document.createElement('div');
+    this.label = document.createElement('span');
+    track.append(this.bar);
+    d.append(track, this.label);
+    return d;
+  }
+  protected show() {
+    const pct = Math.max(0, Math.min(100, Number(this.p.value ?? 0) || 0));
+    this.el.setAttribute('aria-valuenow', String(pct));
+    this.bar.style.cssText = `width:${pct}%;height:6px;border-radius:3px;background:${pct >= 100 ? '#52c41a' : '#1677ff'}`;
+    this.label.textContent = `${pct}%`;
+  }
+}
+
+/** Tags (click-to-edit display): one tag per semicolon-separated value. */
+export class TagsCell extends DomCell {
+  protected create() {
+    const d = document.createElement('div');
+    d.className = 'j-cell-tags';
+    return d;
+  }
+  protected show() {
+    this.el.replaceChildren(
+      ...splitMulti(this.p.value, ';').map((t) => {
+        const s = document.createElement('span');
+        s.className = 'j-cell-tag';
+        s.textContent = t;
+        return s;
+      }),
     );
   }
-  if (['select', 'select-search', 'sel_search', 'sel_search_async', 'select-dict-search'].includes(c.type)) return box(textOf(p.context.optionsOf(c), String(v)));
-  if (c.type === 'inputNumber') return box(p.valueFormatted ?? String(v));
-  return box(String(v));
-}
-
-// Native inputs and plain divs below: hundreds of these mount while scrolling.
-export function CheckboxRenderer(p: RendererProps) {
-  if (p.node.rowPinned) return null;
-  const [on, off] = p.column.customValue ?? [true, false];
-  return <input type="checkbox" className="j-cell-checkbox" aria-label={p.column.title} checked={p.value === on} disabled={p.context.disabled || p.column.disabled} onChange={(e) => p.context.setCell(p.data!.id, p.column.key, e.target.checked ? on : off)} />;
-}
-
-export function RadioRenderer(p: RendererProps) {
-  if (p.node.rowPinned) return null;
-  const name = `${p.column.key}-${p.data!.id}`;
-  return (
-    <span role="radiogroup" aria-label={p.column.title} className="j-cell-radio">
-      {p.context.optionsOf(p.column).map((o) => (
-        <label key={o.value} style={{ marginRight: 8 }}>
-          <input type="radio" name={name} value={o.value} checked={p.value === o.value} disabled={p.context.disabled || p.column.disabled} onChange={() => p.context.setCell(p.data!.id, p.column.key, o.value)} /> {labelOf(o)}
-        </label>
-      ))}
-    </span>
-  );
-}
-
-export function ProgressRenderer(p: RendererProps) {
-  if (p.node.rowPinned) return null;
-  const pct = Math.max(0, Math.min(100, Number(p.value ?? 0) || 0));
-  return (
-    <div className="j-cell-progress" role="progressbar" aria-valuenow={pct} style={{ display: 'flex', alignItems: 'center', gap: 6, width: '100%' }}>
-      <div style={{ flex: 1, height: 6, background: '#f0f0f0', borderRadius: 3 }}>
-        <div style={{ width: `${pct}%`, height: 6, background: pct >= 100 ? '#52c41a' : '#1677ff', borderRadius: 3 }} />
-      </div>
-      <span style={{ fontSize: 12 }}>{pct}%</span>
-    </div>
-  );
-}
-
-export function TagsRenderer(p: RendererProps) {
-  if (p.node.rowPinned) return null;
-  return <>{splitMulti(p.value, ';').map((t) => <Tag key={t}>{t}</Tag>)}</>;
 }
 
 /** Upload / file / image cell: one file, the SPEC §4 state machine, name truncated at 5 characters. */
@@ -220,7 +366,7 @@ export function UploadRenderer(p: RendererProps) {
     form.append('biz', p.column.bizPath ?? 'temp');
     form.append('isup', '1');
     try {
-      const body = await http.upload(UPLOAD_URL, form, (percent) => setFiles((state = uploadReducer(state, { type: 'progress', uid, percent }))));
+      const body = await http.upload(UPLOAD_URL, form, (percent) => setFiles((state = uploadReducer(state, { type: 'progress', uid, percent }))), { withToken: p.column.token !== false });
       state = uploadReducer(state, { type: 'response', uid, body, urlOf: fileUrl });
     } catch (e) {
       state = uploadReducer(state, { type: 'fail', uid, message: (e as Error).message });

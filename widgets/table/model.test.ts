@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addRows, applyLiveUpdate, flattenTree, footerRows, groupThousands, isDisabledRow, isTempId, minWidthOf, moveRow, removeRows, renumber, selectionChange, visibleButtons, widthOf, type EditColumn, type Row } from './model';
+import { addRows, applyLiveUpdate, cellText, cellTextValue, cellTyping, TEXT_CELL_TYPES, flattenTree, footerRows, groupThousands, isDisabledRow, isTempId, minWidthOf, moveRow, removeRows, renumber, selectionChange, visibleButtons, widthOf, type EditColumn, type Row } from './model';
 import { parseSocketMessage, vxeSocketUrl } from './socket';
 
 const cols: EditColumn[] = [
@@ -10,6 +10,19 @@ const cols: EditColumn[] = [
 const rows = (n: number): Row[] => Array.from({ length: n }, (_, i) => ({ id: `r${i + 1}`, score: i + 1 }));
 
 describe('editable table model', () => {
+  it('typing in text cells: the tags semicolon rule and the number rule; stored values', () => {
+    expect(cellTyping('tags', 'abcde', 'abcd')).toBe('ab;cd;e');
+    expect(cellTyping('tags', 'ab;cd;e;f', 'ab;cd;e;')).toBe('ab;cd;ef;');
+    expect(cellTyping('inputNumber', '12a', '12')).toBe('12');
+    expect(cellTyping('inputNumber', '-1.5', '-1.')).toBe('-1.5');
+    expect(cellTyping('input', 'a;b', 'a;')).toBe('a;b');
+    expect(cellTextValue('inputNumber', '3.50')).toBe(3.5);
+    expect(cellTextValue('inputNumber', '-')).toBe('');
+    expect(cellTextValue('tags', 'ab;')).toBe('ab;');
+    expect(cellText(0)).toBe('0');
+    expect(cellText(null)).toBe('');
+    expect([...TEXT_CELL_TYPES].sort()).toEqual(['input', 'inputNumber', 'input_pop', 'normal', 'tags']);
+  });
   it('widths and minimums of SPEC §9', () => {
     expect(widthOf({ type: 'input' })).toBe(120);
     expect(widthOf({ type: 'datetime' })).toBe(200);

@@ -1,4 +1,5 @@
 import type { ValidateRule } from '../logic/validation';
+import { numberBlur, numberTyping, tagsInput } from '../logic/inputs';
 
 /** Editable-table column and row model (SPEC §3, §4, §9) — pure functions, unit-tested. */
 export type CellType =
@@ -41,8 +42,9 @@ export interface EditColumn {
   popupCode?: string;
   orgFields?: string;
   destFields?: string;
-  /** Upload: biz path, number limit. */
+  /** Upload: biz path, number limit, whether the upload sends the access token (default true). */
   bizPath?: string;
+  token?: boolean;
   number?: number;
   props?: Record<string, unknown>;
 }
@@ -239,3 +241,21 @@ export function groupThousands(v: unknown): string {
   if (!Number.isFinite(n)) return String(v);
   return n.toLocaleString('en-US', { maximumFractionDigits: 10 });
 }
+
+/** Cell types edited as text: a live input in always-edit mode, an input editor on click otherwise. */
+export const TEXT_CELL_TYPES: ReadonlySet<CellType> = new Set<CellType>(['input', 'normal', 'input_pop', 'inputNumber', 'tags']);
+
+/** Typing in a text cell (SPEC §5): the number rule for inputNumber, the tags semicolon rule for tags. */
+export function cellTyping(type: CellType, next: string, previous: string): string {
+  if (type === 'inputNumber') return numberTyping(next, previous);
+  if (type === 'tags') return tagsInput(next);
+  return next;
+}
+
+/** The stored value of a text cell's text: inputNumber → a float or '' (the number blur rule); others as typed. */
+export function cellTextValue(type: CellType, text: string): unknown {
+  return type === 'inputNumber' ? numberBlur(text) : text;
+}
+
+/** The text a text cell shows for a stored value. */
+export const cellText = (v: unknown): string => (v === undefined || v === null ? '' : String(v));

@@ -49,6 +49,39 @@ export const Small: S = { render: () => <Demo n={20} size="small" /> };
 export const Mini: S = { render: () => <Demo n={20} size="mini" /> };
 export const Tiny: S = { render: () => <Demo n={20} size="tiny" /> };
 
+const modeColumns: EditColumn[] = [
+  { key: 'name', title: '姓名', type: 'input', validateRules: [{ required: true, message: '请输入姓名' }] },
+  { key: 'score', title: '评分', type: 'inputNumber' },
+  { key: 'keywords', title: '关键词', type: 'tags', width: 160 },
+  { key: 'sex', title: '性别', type: 'select', options: [{ value: '1', text: '男' }, { value: '2', text: '女' }] },
+];
+const modeRows = (): Row[] => [
+  { id: 'm1', name: '王磊', score: 90, keywords: 'ab;cd;', sex: '1' },
+  { id: 'm2', name: '赵婷', score: 85, keywords: '', sex: '2' },
+];
+function ModeTable({ alwaysEdit, testId }: { alwaysEdit: boolean; testId: string }) {
+  const ref = useRef<JEditableTableApi>(null);
+  const data = useMemo(modeRows, []);
+  const [out, setOut] = useState('');
+  return (
+    <div data-testid={testId} style={{ width: 640, marginBottom: 24 }}>
+      <h4>{alwaysEdit ? '始终编辑（alwaysEdit）' : '点击编辑（alwaysEdit=false）'}</h4>
+      <JEditableTable ref={ref} columns={modeColumns} dataSource={data} alwaysEdit={alwaysEdit} toolbar={false} rowSelection={false} />
+      <Button style={{ marginTop: 8 }} onClick={async () => setOut(JSON.stringify((await ref.current!.getValues()).map(({ name, score, keywords, sex }) => ({ name, score, keywords, sex }))))}>获取值</Button>
+      <pre data-testid={`${testId}-value`}>{out}</pre>
+    </div>
+  );
+}
+/** Always-edit (live inputs) next to click-to-edit (values; an editor on click). */
+export const EditModes: S = {
+  render: () => (
+    <>
+      <ModeTable alwaysEdit testId="always" />
+      <ModeTable alwaysEdit={false} testId="click" />
+    </>
+  ),
+};
+
 const treeColumns: EditColumn[] = [
   { key: 'name', title: '名称', type: 'input' },
   { key: 'score', title: '分值', type: 'inputNumber', statistics: ['sum'] },

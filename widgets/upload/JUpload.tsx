@@ -25,13 +25,15 @@ export interface JUploadProps {
   beforeUpload?: (file: File) => string | undefined | Promise<string | undefined>;
   /** Cell mode: adds isup=1 to the upload. */
   cell?: boolean;
+  /** Send the X-Access-Token header with the upload (default true; false uploads anonymously, which the server refuses). */
+  token?: boolean;
 }
 
 type Action = UploadEvent | { type: 'reset'; files: UploadFile[] };
 const reducer = (files: UploadFile[], a: Action) => (a.type === 'reset' ? a.files : uploadReducer(files, a));
 
 /** File or image upload with the SPEC §4 state machine; the value is emitted once every file is done. */
-export function JUpload({ value, onChange, bizPath = UPLOAD_DEFAULT_BIZ, number = 0, image = false, text = UPLOAD_DEFAULT_TEXT, disabled, beforeUpload, cell }: JUploadProps) {
+export function JUpload({ value, onChange, bizPath = UPLOAD_DEFAULT_BIZ, number = 0, image = false, text = UPLOAD_DEFAULT_TEXT, disabled, beforeUpload, cell, token = true }: JUploadProps) {
   const [files, dispatch] = useReducer(reducer, value, (v) => filesFromValue(v, fileUrl));
   const emitted = useRef(value ?? '');
   // An outside change of the value replaces the list.
@@ -60,7 +62,7 @@ export function JUpload({ value, onChange, bizPath = UPLOAD_DEFAULT_BIZ, number 
     form.append('biz', bizPath);
     if (cell) form.append('isup', '1');
     try {
-      const body = await http.upload(UPLOAD_URL, form, (percent) => dispatch({ type: 'progress', uid, percent }));
+      const body = await http.upload(UPLOAD_URL, form, (percent) => dispatch({ type: 'progress', uid, percent }), { withToken: token });
       dispatch({ type: 'response', uid, body, urlOf: fileUrl });
     } catch (e) {
       dispatch({ type: 'fail', uid, message: (e as Error).message });

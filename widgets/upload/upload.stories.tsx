@@ -10,6 +10,8 @@ export default meta;
 type S = StoryObj;
 
 export const File: S = { render: () => <Controlled component={JUpload} bizPath="demo" number={3} /> };
+/** The `token` flag off: the upload carries no X-Access-Token (the server refuses it as anonymous). */
+export const FileWithoutToken: S = { render: () => <Controlled component={JUpload} bizPath="demo" number={1} token={false} /> };
 export const Image: S = { render: () => <Controlled component={JImageUpload} bizPath="demo" number={4} width={600} /> };
 export const FilePop: S = {
   render: function Render() {

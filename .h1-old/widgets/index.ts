@@ -1,0 +1,78 @@
+import { createElement, forwardRef, lazy, Suspense, type ComponentType } from 'react';
+import { Spin } from 'antd';
+import { registerWidget } from './registry';
+
+/**
+ * Registers every widget by name (importing this module is enough). Each entry is lazy, so a page
+ * loads only the widgets it uses; code may also import a widget module directly.
+ */
+type Loader = () => Promise<Record<string, unknown>>;
+
+function lazyWidget(load: Loader, exportName: string): ComponentType<any> {
+  const Lazy = lazy(async () => ({ default: (await load())[exportName] as ComponentType<any> }));
+  const Wrapped = forwardRef<unknown, Record<string, unknown>>((props, ref) =>
+    createElement(Suspense, { fallback: createElement(Spin, { size: 'small' }) }, createElement(Lazy, { ...props, ref })),
+  );
+  Wrapped.displayName = exportName;
+  return Wrapped;
+}
+
+/** name → [module loader, export name]. */
+export const WIDGETS: Record<string, [Loader, string]> = {
+  JDictSelectTag: [() => import('./dict/JDictSelectTag'), 'JDictSelectTag'],
+  JDictTag: [() => import('./dict/JDictSelectTag'), 'JDictTag'],
+  JMultiSelectTag: [() => import('./dict/JMultiSelectTag'), 'JMultiSelectTag'],
+  JSearchSelectTag: [() => import('./dict/JSearchSelectTag'), 'JSearchSelectTag'],
+  JSwitch: [() => import('./dict/JSwitch'), 'JSwitch'],
+  JTreeDict: [() => import('./dict/JTreeDict'), 'JTreeDict'],
+  JCategorySelect: [() => import('./dict/JTreeDict'), 'JCategorySelect'],
+  JSelectUserByDep: [() => import('./pickers/JSelectUser'), 'JSelectUserByDep'],
+  JSelectUser: [() => import('./pickers/JSelectUser'), 'JSelectUser'],
+  JSelectDepart: [() => import('./pickers/JSelectDepart'), 'JSelectDepart'],
+  JSelectRole: [() => import('./pickers/JSelectRecords'), 'JSelectRole'],
+  JSelectPosition: [() => import('./pickers/JSelectRecords'), 'JSelectPosition'],
+  JPopup: [() => import('./pickers/JPopup'), 'JPopup'],
+  JSelectBizComponent: [() => import('./pickers/JSelectBizComponent'), 'JSelectBizComponent'],
+  JAreaLinkage: [() => import('./area/JAreaLinkage'), 'JAreaLinkage'],
+  JUpload: [() => import('./upload/JUpload'), 'JUpload'],
+  JImageUpload: [() => import('./upload/JUpload'), 'JImageUpload'],
+  JFilePop: [() => import('./upload/JFilePop'), 'JFilePop'],
+  JEasyCron: [() => import('./cron/JEasyCron'), 'JEasyCron'],
+  JCron: [() => import('./cron/JEasyCron'), 'JCron'],
+  JMarkdownEditor: [() => import('./editors/JMarkdownEditor'), 'JMarkdownEditor'],
+  JEditor: [() => import('./editors/JEditor'), 'JEditor'],
+  JCodeEditor: [() => import('./editors/JCodeEditor'), 'JCodeEditor'],
+  JSlider: [() => import('./inputs/JSlider'), 'JSlider'],
+  JPrompt: [() => import('./inputs/JPrompt'), 'JPrompt'],
+  JEllipsis: [() => import('./inputs/JEllipsis'), 'JEllipsis'],
+  JInputTags: [() => import('./inputs/JInputTags'), 'JInputTags'],
+  JInputNumber: [() => import('./inputs/JInputNumber'), 'JInputNumber'],
+  JDate: [() => import('./inputs/JDate'), 'JDate'],
+  JTime: [() => import('./inputs/JDate'), 'JTime'],
+  JDetailsModal: [() => import('./inputs/JDetailsModal'), 'JDetailsModal'],
+  JSubTablePopover: [() => import('./inputs/JSubTablePopover'), 'JSubTablePopover'],
+  JSuperQuery: [() => import('./query/JSuperQuery'), 'JSuperQuery'],
+  JEditableTable: [() => import('./table/JEditableTable'), 'JEditableTable'],
+  TermDashboard: [() => import('./dashboard/TermDashboard'), 'TermDashboard'],
+  TimetableGrid: [() => import('./timetable/TimetableGrid'), 'TimetableGrid'],
+  TimetableImport: [() => import('./timetable/TimetableImport'), 'TimetableImport'],
+  PageTabs: [() => import('./timetable/PageTabs'), 'PageTabs'],
+};
+
+for (const [name, [load, exp]] of Object.entries(WIDGETS)) registerWidget(name, lazyWidget(load, exp));
+
+export { getWidget, allWidgets, registerWidget } from './registry';
+
+// Lecture observation (widgets/domain): the record form's lesson picker and index scoring.
+WIDGETS.LessonPicker = [() => import('./domain/LessonPicker'), 'LessonPicker'];
+WIDGETS.IndexScoreForm = [() => import('./domain/IndexScoreForm'), 'IndexScoreForm'];
+registerWidget('LessonPicker', lazyWidget(WIDGETS.LessonPicker[0], 'LessonPicker'));
+registerWidget('IndexScoreForm', lazyWidget(WIDGETS.IndexScoreForm[0], 'IndexScoreForm'));
+
+// System administration (widgets/admin): role authorisation tree, password reset, user role/department fields.
+WIDGETS.PermissionTreeAssign = [() => import('./admin/PermissionTreeAssign'), 'PermissionTreeAssign'];
+WIDGETS.ResetPassword = [() => import('./admin/ResetPassword'), 'ResetPassword'];
+WIDGETS.UserRoleSelect = [() => import('./admin/UserRelations'), 'UserRoleSelect'];
+WIDGETS.UserDepartSelect = [() => import('./admin/UserRelations'), 'UserDepartSelect'];
+WIDGETS.PermissionParentSelect = [() => import('./admin/PermissionParentSelect'), 'PermissionParentSelect'];
+for (const n of ['PermissionTreeAssign', 'ResetPassword', 'UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));

@@ -1,0 +1,20 @@
+import type { ComponentType } from 'react';
+
+/**
+ * The widget registry: every form control and table cell type, by the name page schemas use
+ * (`x-component` in forms, `widget` in columns). Code may also import widgets directly.
+ * Owned by the widget library; the renderer only reads from here.
+ */
+const registry = new Map<string, ComponentType<any>>();
+
+export function registerWidget(name: string, component: ComponentType<any>) {
+  registry.set(name, component);
+}
+
+export function getWidget(name: string): ComponentType<any> | undefined {
+  return registry.get(name);
+}
+
+export function allWidgets(): Record<string, ComponentType<any>> {
+  return Object.fromEntries(registry);
+}

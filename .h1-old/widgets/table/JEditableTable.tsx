@@ -1,0 +1,492 @@
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { AgGridReact } from 'ag-grid-react';
+import {
+  CellStyleModule, ClientSideRowModelModule, CustomEditorModule, LocaleModule, ModuleRegistry, PinnedRowModule, RenderApiModule, RowDragModule, RowSelectionModule, RowStyleModule, ScrollApiModule, TextEditorModule, TooltipModule, themeQuartz,
+  type CellValueChangedEvent, type ColDef, type GridApi, type GridReadyEvent, type RowClassRules, type SelectionChangedEvent,
+} from 'ag-grid-community';
+import { Button, Checkbox, InputNumber, message, Popconfirm, Space } from 'antd';
+import { loadDict } from '@renderer/dict';
+import { validateValue } from '../logic/validation';
+import {
+  addRows as addRowsTo, allTreeIds, applyLiveUpdate, DRAG_SORT_KEY, flattenTree, footerRows, groupThousands, HIGHLIGHT_MS, INSERT_GUARD_MESSAGE, INSERT_GUARD_MS, isDisabledRow, MAX_HEIGHT, minWidthOf,
+  moveRow, removeRows as removeRowsFrom, renumber, selectionChange, SIZES, TOOLBAR_LABELS, visibleButtons, widthOf,
+  type EditColumn, type FlatRow, type Option, type Row, type SelectionChange, type TableSize, type ToolbarButton,
+} from './model';
+import { CheckboxRenderer, DateEditor, DepartRenderer, InputEditor, PopupRenderer, ProgressRenderer, RadioRenderer, SelectEditor, SlotRenderer, TagsRenderer, TextareaEditor, UploadRenderer, UserRenderer, displayText, type TableContext } from './cells';
+import { useVxeSocket } from './socket';
+
+ModuleRegistry.registerModules([LocaleModule, TextEditorModule, RenderApiModule, ScrollApiModule, ClientSideRowModelModule, CustomEditorModule, RowSelectionModule, RowDragModule, PinnedRowModule, TooltipModule, CellStyleModule, RowStyleModule]);
+
+export interface JEditableTableProps {
+  columns: EditColumn[];
+  dataSource?: Row[];
+  /** Formily-style controlled value (the rows); onChange gets the rows after every change. */
+  value?: Row[];
+  onChange?: (rows: Row[]) => void;
+  /** Cells look like inputs and edit on a single click; off: plain text, editable on click, reverting on click outside. */
+  alwaysEdit?: boolean;
+  rowNumber?: boolean;
+  /** true/'multi' = checkboxes, 'radio' = single selection. */
+  rowSelection?: boolean | 'multi' | 'radio';
+  /** Rows matching any {field: value | values} cannot be selected. */
+  disabledRows?: Record<string, unknown>;
+  dragSort?: boolean;
+  dragSortKey?: string;
+  /** Tree rows: children under this key (default children). */
+  childrenKey?: string;
+  size?: TableSize;
+  maxHeight?: number;
+  toolbar?: boolean;
+  toolbarButtons?: ToolbarButton[];
+  /** Authorisation prefix: buttons whose `{authPre}:{button}` is not granted are hidden. */
+  authPre?: string;
+  hasAuth?: (code: string) => boolean;
+  disabled?: boolean;
+  /** Named slot renderers for slot cells. */
+  slots?: TableContext['slots'];
+  /** Live updates: /vxeSocket/{userId}/{pageId}, messages for this socketKey. */
+  pageId?: string;
+  socketKey?: string;
+  onValueChange?: (e: { row: Row; key: string; value: unknown; oldValue: unknown }) => void;
+  onSelectionChange?: (e: SelectionChange) => void;
+  onAdded?: (rows: Row[]) => void;
+  onRemoved?: (rows: Row[], deleteIds: string[]) => void;
+  onSave?: (values: Row[]) => void;
+  /** Called after drag sort with the renumbered rows. */
+  onDragged?: (rows: Row[]) => void;
+}
+
+export interface JEditableTableApi {
+  /** Validates every cell; rejects with the first error when any cell fails. */
+  getValues(): Promise<Row[]>;
+  /** Validates every cell; resolves to the error count. */
+  validate(): Promise<number>;
+  getRows(): Row[];
+  setRows(rows: Row[]): void;
+  addRows(count?: number, index?: number, values?: Record<string, unknown>): Row[];
+  removeRows(ids: string[]): void;
+  /** Ids of removed saved rows (for the delete list). */
+  getDeleteIds(): string[];
+  moveRow(id: string, dir: 'up' | 'down'): void;
+  getSelectedIds(): string[];
+  clearSelection(): void;
+  /** Applies a live update from elsewhere (as the socket does). */
+  liveUpdate(record: Record<string, unknown>, highlight?: boolean): void;
+  gridApi(): GridApi | undefined;
+}
+
+const SCROLL_KEY = 'JEditableTable_scrollToBottom';
+const ROW_TYPES = new Set(['row-number', 'row-checkbox', 'row-radio', 'row-expand', 'row-drag-sort']);
+const NO_ROWS: Row[] = [];
+const FOOTER_HEIGHT = 40;
+const errKey = (id: string, key: string) => `${id}|${key}`;
+
+function updateTree(rows: Row[], id: string, patch: (r: Row) => Row, childrenKey: string): Row[] {
+  return rows.map((r) => {
+    if (r.id === id) return patch(r);
+    const kids = r[childrenKey] as Row[] | undefined;
+    return kids?.length ? { ...r, [childrenKey]: updateTree(kids, id, patch, childrenKey) } : r;
+  });
+}
+
+/** The editable table on AG Grid (SPEC §3, §4, §9). */
+export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>(function JEditableTable(props, ref) {
+  const {
+    columns, value, dataSource = value ?? NO_ROWS, alwaysEdit = true, rowNumber = true, rowSelection = true, disabledRows, dragSort = false, dragSortKey = DRAG_SORT_KEY, childrenKey = 'children',
+    size = 'medium', maxHeight = MAX_HEIGHT, toolbar = true, toolbarButtons = ['add', 'save', 'remove', 'clearSelection', 'expand', 'collapse'], authPre, hasAuth = () => true, disabled = false, slots = {},
+  } = props;
+  const cbs = useRef(props);
+  cbs.current = props;
+  const [rows, setRowsState] = useState<Row[]>(dataSource);
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  const setRows = useCallback((r: Row[]) => {
+    rowsRef.current = r;
+    setRowsState(r);
+    cbs.current.onChange?.(r);
+  }, []);
+  useEffect(() => {
+    if (dataSource !== rowsRef.current) {
+      rowsRef.current = dataSource;
+      setRowsState(dataSource);
+    }
+  }, [dataSource]);
+  const deleted = useRef<string[]>([]);
+  const errors = useRef(new Map<string, string>());
+  const [, setErrorVersion] = useState(0);
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  const [highlight, setHighlight] = useState<Set<string>>(new Set());
+  const [selected, setSelected] = useState<string[]>([]);
+  const lastAdd = useRef(0);
+  const [addNum, setAddNum] = useState(1);
+  const [scrollBottom, setScrollBottom] = useState(() => localStorage.getItem(SCROLL_KEY) === 'true');
+  const api = useRef<GridApi<Row>>(undefined);
+  const [dicts, setDicts] = useState<Record<string, Option[]>>({});
+
+  const isTree = useMemo(() => rows.some((r) => Array.isArray(r[childrenKey]) && (r[childrenKey] as Row[]).length > 0), [rows, childrenKey]);
+  const display: Row[] = useMemo(() => (isTree ? flattenTree(rows, expanded, childrenKey) : rows), [isTree, rows, expanded, childrenKey]);
+  const footer = useMemo(() => footerRows(display, columns), [display, columns]);
+
+  useEffect(() => {
+    const codes = [...new Set(columns.filter((c) => c.dictCode && !c.options).map((c) => c.dictCode!))];
+    let live = true;
+    void Promise.all(codes.map(async (c) => [c, await loadDict(c)] as const)).then((list) => live && setDicts(Object.fromEntries(list)));
+    return () => {
+      live = false;
+    };
+  }, [columns]);
+
+  const validateCell = useCallback(async (row: Row, c: EditColumn): Promise<string | undefined> => {
+    if (!c.validateRules?.length) return undefined;
+    const others = rowsRef.current.filter((r) => r.id !== row.id).map((r) => r[c.key]);
+    const msg = await validateValue(row[c.key], c.validateRules, { title: c.title, columnValues: [...others, row[c.key]] });
+    const k = errKey(row.id, c.key);
+    if (msg) errors.current.set(k, msg);
+    else errors.current.delete(k);
+    return msg;
+  }, []);
+
+  const refreshErrors = () => {
+    setErrorVersion((v) => v + 1);
+    api.current?.refreshCells({ force: true });
+  };
+
+  const setCell = useCallback((id: string, key: string, value: unknown, extra?: Record<string, unknown>, oldValue?: { v: unknown }) => {
+    let changed: Row | undefined;
+    let old: unknown;
+    const next = updateTree(rowsRef.current, id, (r) => {
+      old = oldValue ? oldValue.v : r[key];
+      changed = { ...r, ...(extra ?? {}), [key]: value };
+      return changed;
+    }, childrenKey);
+    setRows(next);
+    if (changed) {
+      cbs.current.onValueChange?.({ row: changed, key, value, oldValue: old });
+      const c = columns.find((x) => x.key === key);
+      if (c) void validateCell(changed, c).then(refreshErrors);
+    }
+  }, [childrenKey, columns, setRows, validateCell]);
+
+  const context: TableContext = useMemo(() => ({
+    setCell,
+    optionsOf: (c) => c.options ?? dicts[c.dictCode ?? ''] ?? [],
+    columnValues: (key, exceptId) => rowsRef.current.filter((r) => r.id !== exceptId).map((r) => r[key]),
+    disabled,
+    slots,
+  }), [setCell, dicts, disabled, slots]);
+
+  const optionsRef = useRef(context.optionsOf);
+  optionsRef.current = context.optionsOf;
+  const send = useVxeSocket({ pageId: props.pageId, socketKey: props.socketKey, onUpdate: (rec) => liveUpdate(rec, true) });
+  const liveUpdate = (record: Record<string, unknown>, hl = true) => {
+    const { rows: next, hit } = applyLiveUpdate(rowsRef.current, record);
+    if (!hit) return;
+    setRows(next);
+    if (hl) {
+      const id = String(record.id);
+      setHighlight((s) => new Set(s).add(id));
+      setTimeout(() => setHighlight((s) => {
+        const n = new Set(s);
+        n.delete(id);
+        return n;
+      }), HIGHLIGHT_MS);
+    }
+  };
+
+  const colDefs = useMemo<ColDef<Row>[]>(() => {
+    const hasStats = columns.some((c) => c.statistics?.length);
+    const defs: ColDef<Row>[] = [];
+    const firstLabel = (p: { node: { rowPinned?: string | null } | null; data?: Row }) => (p.node?.rowPinned ? String(p.data?.__footer ?? '') : undefined);
+    if (rowNumber)
+      defs.push({ colId: '__seq', headerName: '#', width: 60, minWidth: 60, pinned: 'left', editable: false, sortable: false, valueGetter: (p) => firstLabel(p) ?? (p.node?.rowIndex ?? 0) + 1 });
+    if (dragSort && !isTree) defs.push({ colId: '__drag', headerName: '', width: 40, minWidth: 40, rowDrag: (p) => !p.node.rowPinned && !disabled, pinned: 'left', sortable: false });
+    if (isTree)
+      defs.push({
+        colId: '__expand', headerName: '', width: 60, minWidth: hasStats ? 60 : 40, pinned: 'left', sortable: false,
+        cellRenderer: (p: { data?: FlatRow; node: { rowPinned?: string | null } }) => {
+          const d = p.data;
+          if (!d || p.node.rowPinned || !d.__hasChildren) return null;
+          const open = expanded.has(d.id);
+          return (
+            <a aria-label={open ? '收起' : '展开'} style={{ paddingLeft: d.__level * 12 }} onClick={() => setExpanded((s) => {
+              const n = new Set(s);
+              if (open) n.delete(d.id);
+              else n.add(d.id);
+              return n;
+            })}>
+              {open ? '▾' : '▸'}
+            </a>
+          );
+        },
+      });
+    for (const c of columns) {
+      if (ROW_TYPES.has(c.type)) continue;
+      const def: ColDef<Row> = {
+        colId: c.key,
+        field: c.key,
+        headerName: c.validateRules?.some((r) => r.required) ? `*${c.title}` : c.title,
+        width: widthOf(c),
+        minWidth: minWidthOf(c, hasStats),
+        hide: c.type === 'hidden',
+        sortable: false,
+        editable: (p) => !disabled && !c.disabled && !p.node.rowPinned,
+        cellClassRules: { 'j-cell-error': (p) => !!p.data && errors.current.has(errKey(p.data.id, c.key)) },
+        tooltipValueGetter: (p) => (p.data ? errors.current.get(errKey(p.data.id, c.key)) : undefined),
+        cellRendererParams: { column: c },
+        cellEditorParams: { column: c },
+      };
+      const text = (d: ColDef<Row>) => {
+        d.valueFormatter = (p) => (p.node?.rowPinned ? String(p.value ?? '') : displayText(c, p.value, optionsRef.current(c)));
+        d.cellClass = (p) => (p.node.rowPinned ? undefined : alwaysEdit ? 'j-cell-boxed' : 'j-cell-text');
+      };
+      switch (c.type) {
+        case 'input':
+        case 'normal':
+        case 'input_pop':
+          def.cellEditor = InputEditor;
+          text(def);
+          break;
+        case 'inputNumber':
+          def.cellEditor = InputEditor;
+          text(def);
+          def.valueFormatter = (p) => groupThousands(p.value);
+          def.type = 'rightAligned';
+          break;
+        case 'textarea':
+          def.cellEditor = TextareaEditor;
+          def.cellEditorPopup = true;
+          text(def);
+          break;
+        case 'select':
+        case 'select-search':
+        case 'sel_search':
+        case 'sel_search_async':
+        case 'select-multiple':
+        case 'list_multi':
+        case 'select-dict-search':
+          def.cellEditor = SelectEditor;
+          def.cellEditorPopup = true;
+          text(def);
+          break;
+        case 'date':
+        case 'datetime':
+        case 'time':
+          def.cellEditor = DateEditor;
+          def.cellEditorPopup = true;
+          text(def);
+          break;
+        case 'checkbox':
+        case 'checkbox_meta':
+          def.editable = false;
+          def.cellRenderer = CheckboxRenderer;
+          break;
+        case 'radio':
+          def.editable = false;
+          def.cellRenderer = RadioRenderer;
+          break;
+        case 'upload':
+        case 'file':
+        case 'image':
+          def.editable = false;
+          def.cellRenderer = UploadRenderer;
+          break;
+        case 'sel_depart':
+          def.editable = false;
+          def.cellRenderer = DepartRenderer;
+          break;
+        case 'sel_user':
+          def.editable = false;
+          def.cellRenderer = UserRenderer;
+          break;
+        case 'popup':
+          def.editable = false;
+          def.cellRenderer = PopupRenderer;
+          break;
+        case 'progress':
+          def.editable = false;
+          def.cellRenderer = ProgressRenderer;
+          break;
+        case 'tags':
+          def.cellEditor = InputEditor;
+          def.cellRenderer = TagsRenderer;
+          break;
+        case 'slot':
+          def.editable = false;
+          def.cellRenderer = SlotRenderer;
+          break;
+        default:
+          break;
+      }
+      defs.push(def);
+    }
+    return defs;
+  }, [columns, rowNumber, dragSort, isTree, expanded, disabled, alwaysEdit]);
+  useEffect(() => {
+    api.current?.refreshCells({ force: true });
+  }, [dicts]);
+
+  const rowClassRules = useMemo<RowClassRules<Row>>(() => ({ 'j-row-highlight': (p) => !!p.data && highlight.has(p.data.id), 'j-row-disabled': (p) => !!p.data && isDisabledRow(p.data, disabledRows) }), [highlight, disabledRows]);
+
+  const validateAll = async () => {
+    const all = isTree ? flattenTree(rowsRef.current, new Set(allTreeIds(rowsRef.current, childrenKey)), childrenKey) : rowsRef.current;
+    for (const r of all) for (const c of columns) await validateCell(r, c);
+    refreshErrors();
+    return errors.current.size;
+  };
+
+  const doAdd = (count = 1, index = 0, values?: Record<string, unknown>) => {
+    const { rows: next, added } = addRowsTo(rowsRef.current, columns, count, index, values);
+    setRows(dragSort ? renumber(next, dragSortKey) : next);
+    cbs.current.onAdded?.(added);
+    if (scrollBottom && (!index || index > rowsRef.current.length)) setTimeout(() => api.current?.ensureIndexVisible(next.length - 1, 'bottom'), 0);
+    return added;
+  };
+  const doRemove = (ids: string[]) => {
+    const gone = rowsRef.current.filter((r) => ids.includes(r.id));
+    const r = removeRowsFrom(rowsRef.current, ids, deleted.current);
+    deleted.current = r.deleted;
+    for (const id of ids) for (const c of columns) errors.current.delete(errKey(id, c.key));
+    setRows(dragSort ? renumber(r.rows, dragSortKey) : r.rows);
+    setSelected((s) => s.filter((x) => !ids.includes(x)));
+    cbs.current.onRemoved?.(gone, deleted.current);
+  };
+
+  useImperativeHandle(ref, () => ({
+    async getValues() {
+      api.current?.stopEditing();
+      const n = await validateAll();
+      if (n > 0) throw new Error([...errors.current.values()][0]);
+      return rowsRef.current;
+    },
+    validate: validateAll,
+    getRows: () => rowsRef.current,
+    setRows,
+    addRows: doAdd,
+    removeRows: doRemove,
+    getDeleteIds: () => [...deleted.current],
+    moveRow: (id, dir) => setRows(moveRow(rowsRef.current, id, dir)),
+    getSelectedIds: () => selected,
+    clearSelection: () => api.current?.deselectAll(),
+    liveUpdate,
+    gridApi: () => api.current,
+  }));
+
+  const onCellValueChanged = (e: CellValueChangedEvent<Row>) => {
+    if (!e.data || e.node.rowPinned) return;
+    setCell(e.data.id, String(e.colDef.field), e.newValue, undefined, { v: e.oldValue });
+    send({ ...e.data, [String(e.colDef.field)]: e.newValue });
+  };
+
+  const onSelectionChanged = (e: SelectionChangedEvent<Row>) => {
+    const next = e.api.getSelectedRows().map((r) => r.id);
+    const selectable = display.filter((r) => !isDisabledRow(r, disabledRows)).length;
+    cbs.current.onSelectionChange?.(selectionChange(selected, next, rowsRef.current, selectable));
+    setSelected(next);
+  };
+
+  const buttons = visibleButtons(toolbarButtons.filter((b) => isTree || (b !== 'expand' && b !== 'collapse')), authPre, hasAuth);
+  const rowHeight = SIZES[size];
+  const headerHeight = Math.min(48, rowHeight);
+  const contentHeight = headerHeight + display.length * rowHeight + footer.length * FOOTER_HEIGHT + 2;
+  const height = Math.max(headerHeight + rowHeight + 2, Math.min(maxHeight, contentHeight));
+  const theme = useMemo(() => themeQuartz.withParams({ fontSize: size === 'medium' ? 14 : size === 'small' ? 13 : 12, headerFontWeight: 600, wrapperBorderRadius: 4 }), [size]);
+
+  return (
+    <div className={`j-editable-table j-editable-table-${size}`}>
+      <style>{`.j-editable-table .j-cell-error{box-shadow:inset 0 0 0 1px #ff4d4f;background:#fff2f0}.j-editable-table .j-row-highlight{background:#fffbe6 !important;transition:background .3s}.j-editable-table .j-cell-box{${alwaysEdit ? 'border:1px solid #d9d9d9;border-radius:4px;padding:0 7px;height:32px;line-height:30px;width:100%;background:#fff;' : ''}overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.j-editable-table .j-cell-placeholder{color:#bfbfbf}.j-editable-table .ag-cell.j-cell-boxed{z-index:0;padding-left:16px;padding-right:16px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.j-editable-table .ag-cell.j-cell-boxed::before{content:'';position:absolute;left:8px;right:8px;top:50%;height:32px;margin-top:-16px;border:1px solid #d9d9d9;border-radius:4px;background:#fff;z-index:-1}.j-editable-table .ag-cell.j-cell-boxed.j-cell-error::before{border-color:#ff4d4f}.j-editable-table .ag-cell.j-cell-boxed.ag-cell-focus::before{border-color:#1677ff}.j-editable-table .ag-cell{display:flex;align-items:center}.j-editable-table .ag-right-aligned-cell{justify-content:flex-end}.j-editable-table .ag-cell-wrapper{width:100%}.j-editable-table .j-row-disabled{color:#999}`}</style>
+      {toolbar && !disabled && (
+        <Space style={{ marginBottom: 8 }} wrap className="j-editable-table-toolbar">
+          {buttons.includes('add') && (
+            <>
+              <Button
+                type="primary"
+                onClick={() => {
+                  const now = Date.now();
+                  if (now - lastAdd.current < INSERT_GUARD_MS) return void message.warning(INSERT_GUARD_MESSAGE);
+                  lastAdd.current = now;
+                  doAdd(addNum, 0);
+                }}
+              >
+                {TOOLBAR_LABELS.add}
+              </Button>
+              <InputNumber size="small" min={1} precision={0} value={addNum} aria-label="新增行数" onChange={(v) => setAddNum(Math.max(1, v ?? 1))} style={{ width: 64 }} />
+              <Checkbox checked={scrollBottom} onChange={(e) => (setScrollBottom(e.target.checked), localStorage.setItem(SCROLL_KEY, String(e.target.checked)))}>
+                添加后滚动到底部
+              </Checkbox>
+            </>
+          )}
+          {buttons.includes('save') && (
+            <Button
+              onClick={async () => {
+                api.current?.stopEditing();
+                const n = await validateAll();
+                if (n > 0) return void message.error([...errors.current.values()][0]);
+                cbs.current.onSave?.(rowsRef.current);
+              }}
+            >
+              {TOOLBAR_LABELS.save}
+            </Button>
+          )}
+          {buttons.includes('remove') && selected.length > 0 && (
+            <Popconfirm title={`确定要删除这 ${selected.length} 行吗?`} onConfirm={() => doRemove(selected)}>
+              <Button danger>{TOOLBAR_LABELS.remove}</Button>
+            </Popconfirm>
+          )}
+          {buttons.includes('clearSelection') && selected.length > 0 && <Button onClick={() => api.current?.deselectAll()}>{TOOLBAR_LABELS.clearSelection}</Button>}
+          {buttons.includes('expand') && <Button onClick={() => setExpanded(new Set(allTreeIds(rowsRef.current, childrenKey)))}>{TOOLBAR_LABELS.expand}</Button>}
+          {buttons.includes('collapse') && <Button onClick={() => setExpanded(new Set())}>{TOOLBAR_LABELS.collapse}</Button>}
+          {selected.length > 0 && <span>已选择 {selected.length} 项</span>}
+        </Space>
+      )}
+      <div style={{ height }}>
+        <AgGridReact<Row>
+          theme={theme}
+          rowData={display}
+          columnDefs={colDefs}
+          context={context}
+          getRowId={(p) => p.data.id}
+          rowHeight={rowHeight}
+          getRowHeight={(p) => (p.node.rowPinned ? FOOTER_HEIGHT : rowHeight)}
+          headerHeight={headerHeight}
+          rowBuffer={10}
+          pinnedBottomRowData={footer}
+          singleClickEdit
+          stopEditingWhenCellsLoseFocus
+          suppressClickEdit={disabled}
+          tooltipShowDelay={0}
+          rowClassRules={rowClassRules}
+          rowSelection={
+            rowSelection
+              ? { mode: rowSelection === 'radio' ? 'singleRow' : 'multiRow', checkboxes: (p) => !p.node.rowPinned, headerCheckbox: rowSelection !== 'radio', enableClickSelection: false, isRowSelectable: (n) => !!n.data && !n.rowPinned && !isDisabledRow(n.data, disabledRows) }
+              : undefined
+          }
+          selectionColumnDef={{ pinned: 'left', width: 50, minWidth: 40 }}
+          rowDragManaged={dragSort && !isTree}
+          onRowDragEnd={(e) => {
+            const id = e.node.data?.id;
+            const from = rowsRef.current.findIndex((r) => r.id === id);
+            if (from < 0 || e.overIndex < 0) return;
+            const next = [...rowsRef.current];
+            const [moved] = next.splice(from, 1);
+            next.splice(Math.min(e.overIndex, next.length), 0, moved!);
+            const renumbered = renumber(next, dragSortKey);
+            setRows(renumbered);
+            cbs.current.onDragged?.(renumbered);
+          }}
+          onGridReady={(e: GridReadyEvent<Row>) => (api.current = e.api)}
+          onCellValueChanged={onCellValueChanged}
+          onCellEditingStopped={(e) => {
+            // Blur: validate the cell that lost focus.
+            const c = columns.find((x) => x.key === e.colDef.field);
+            const r = e.data && rowsRef.current.find((x) => x.id === e.data!.id);
+            if (c && r) void validateCell(r, c).then(refreshErrors);
+          }}
+          onSelectionChanged={onSelectionChanged}
+          localeText={{ noRowsToShow: '暂无数据' }}
+        />
+      </div>
+    </div>
+  );
+});
+
+export default JEditableTable;

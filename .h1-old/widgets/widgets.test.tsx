@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { JSwitch } from './dict/JSwitch';
+import { JInputTags } from './inputs/JInputTags';
+import { JInputNumber } from './inputs/JInputNumber';
+import { JEllipsis } from './inputs/JEllipsis';
+import { JAreaLinkage } from './area/JAreaLinkage';
+import { JPopup } from './pickers/JPopup';
+import { JTreeDict } from './dict/JTreeDict';
+import { popoverPlacement } from './inputs/JSubTablePopover';
+import { WIDGETS } from './index';
+import { getWidget } from './registry';
+
+describe('widget components', () => {
+  afterEach(cleanup);
+  it('JSwitch: empty emits the off value; toggling emits the options', () => {
+    const onChange = vi.fn();
+    const { rerender } = render(<JSwitch value="" onChange={onChange} options={['1', '0']} />);
+    expect(onChange).toHaveBeenLastCalledWith('0');
+    rerender(<JSwitch value="0" onChange={onChange} options={['1', '0']} />);
+    fireEvent.click(screen.getByRole('switch'));
+    expect(onChange).toHaveBeenLastCalledWith('1');
+  });
+
+  it('JInputTags applies the semicolon rule', () => {
+    const onChange = vi.fn();
+    render(<JInputTags onChange={onChange} />);
+    fireEvent.change(screen.getByRole('textbox'), { target: { value: 'a;bcd' } });
+    expect(onChange).toHaveBeenLastCalledWith('ab;cd;');
+  });
+
+  it('JInputNumber reverts bad input and emits a float on blur', () => {
+    const onChange = vi.fn();
+    render(<JInputNumber onChange={onChange} />);
+    const box = screen.getByRole('textbox') as HTMLInputElement;
+    fireEvent.change(box, { target: { value: '-1.5' } });
+    fireEvent.change(box, { target: { value: '-1.5x' } });
+    expect(box.value).toBe('-1.5');
+    fireEvent.blur(box);
+    expect(onChange).toHaveBeenLastCalledWith(-1.5);
+  });
+
+  it('JEllipsis cuts at 25 characters', () => {
+    render(<JEllipsis value={'字'.repeat(30)} />);
+    expect(screen.getByText(`${'字'.repeat(25)}…`)).toBeInTheDocument();
+  });
+
+  it('configuration errors are shown in Chinese (or the SPEC text)', async () => {
+    render(<JAreaLinkage type="tree" />);
+    expect(screen.getByText('Bad type value')).toBeInTheDocument();
+    render(<JPopup code="r" orgFields="a,b" destFields="c" />);
+    expect(screen.getByText('popup参数未正确配置,原始值和目标值数量不一致!')).toBeInTheDocument();
+    render(<JTreeDict dict="t,n,i" condition="x=1" />);
+    expect(screen.getByText('组件JTreeSelect-condition传值有误，需要一个json字符串!')).toBeInTheDocument();
+  });
+
+  it('sub-table popover flips above with less than 350 px below', () => {
+    expect(popoverPlacement(500, 900)).toBe('bottom');
+    expect(popoverPlacement(600, 949)).toBe('top');
+  });
+
+  it('every widget is registered by name and loads', async () => {
+    for (const name of ['JDictSelectTag', 'JSearchSelectTag', 'JMultiSelectTag', 'JTreeDict', 'JCategorySelect', 'JSwitch', 'JSelectUserByDep', 'JSelectUser', 'JSelectDepart', 'JSelectRole', 'JSelectPosition', 'JPopup', 'JSelectBizComponent', 'JAreaLinkage', 'JUpload', 'JImageUpload', 'JFilePop', 'JEasyCron', 'JCron', 'JMarkdownEditor', 'JEditor', 'JCodeEditor', 'JSlider', 'JPrompt', 'JEllipsis', 'JInputTags', 'JInputNumber', 'JDate', 'JTime', 'JDetailsModal', 'JSubTablePopover', 'JSuperQuery', 'JEditableTable'])
+      expect(getWidget(name), name).toBeTruthy();
+    for (const [name, [load, exp]] of Object.entries(WIDGETS)) {
+      if (name.startsWith('JEditor') || name === 'JMarkdownEditor' || name === 'JCodeEditor') continue; // CSS-heavy editors: covered by Storybook
+      expect(['function', 'object'], name).toContain(typeof (await load())[exp]);
+    }
+    const Lazy = getWidget('JEllipsis')!;
+    render(<Lazy value="懒加载" />);
+    await waitFor(() => expect(screen.getByText('懒加载')).toBeInTheDocument());
+  });
+});

@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { login, userMenu } from './helpers';
+
+/** 个人中心 / 个人设置 on the teacher's own profile. */
+
+const stamp = Date.now().toString(36).slice(-4);
+const NEW_NAME = `王磊${stamp}`;
+
+test('the teacher edits their own base settings, reloads and sees them; the header shows the new name', async ({ page }) => {
+  await login(page, 'teacher');
+  await userMenu(page, '个人中心');
+  await expect(page).toHaveURL(/\/account\/center$/);
+  const centre = page.locator('.account-center');
+  await expect(centre.locator('.account-center-name')).toHaveText('王磊');
+  await expect(centre.getByText('教师', { exact: true })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('account-center.png') });
+
+  await page.goto('/account/settings');
+  await expect(page).toHaveURL(/\/account\/settings\/base$/);
+  const form = page.getByTestId('account-base');
+  await expect(form.getByLabel('姓名')).toHaveValue('王磊');
+  // A bad e-mail is refused in the form and nothing is saved.
+  await form.getByLabel('邮箱').fill('not-an-email');
+  await page.getByRole('button', { name: '更新基本信息' }).click();
+  await expect(page.getByText('请输入正确的邮箱')).toBeVisible();
+
+  await form.getByLabel('姓名').fill(NEW_NAME);
+  await form.getByLabel('邮箱').fill(`wl${stamp}@example.edu.cn`);
+  await form.getByLabel('手机号码').fill('13912345678');
+  await form.getByLabel('女').check();
+  await page.getByRole('button', { name: '更新基本信息' }).click();
+  await expect(page.getByText('保存成功！')).toBeVisible();
+  await expect(page.getByTestId('user-menu')).toContainText(NEW_NAME);
+  await page.screenshot({ path: test.info().outputPath('account-settings-base.png') });
+
+  await page.reload();
+  await expect(page.getByTestId('account-base').getByLabel('姓名')).toHaveValue(NEW_NAME);
+  await expect(page.getByTestId('account-base').getByLabel('邮箱')).toHaveValue(`wl${stamp}@example.edu.cn`);
+  await expect(page.getByTestId('account-base').getByLabel('女')).toBeChecked();
+  await expect(page.getByTestId('user-menu')).toContainText(NEW_NAME);
+
+  // The other panels: notification switches persist on the profile; binding shows 未启用.
+  const settings = page.locator('.account-settings');
+  await settings.getByRole('menuitem', { name: '新消息通知' }).click();
+  const sys = page.getByRole('switch', { name: '系统消息' });
+  await expect(sys).toBeChecked();
+  await sys.click();
+  await expect(sys).not.toBeChecked();
+  await settings.getByRole('menuitem', { name: '账号绑定' }).click();
+  await expect(settings.getByText('未启用').first()).toBeVisible();
+  await settings.getByRole('menuitem', { name: '安全设置' }).click();
+  await expect(settings.getByText('已绑定手机：139****5678')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('account-settings-security.png') });
+
+  await page.goto('/account/settings/notification');
+  await expect(page.getByRole('switch', { name: '系统消息' })).not.toBeChecked();
+  await expect(page.getByRole('switch', { name: '待办任务' })).toBeChecked();
+
+  await page.goto('/account/center');
+  await expect(page.locator('.account-center .account-center-name')).toHaveText(NEW_NAME);
+});

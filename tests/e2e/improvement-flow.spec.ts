@@ -1,0 +1,255 @@
+import { expect, request as pwRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { DEMO_PASSWORD, login } from './helpers';
+
+/**
+ * The improvement walk-through in the browser, every step on the screens: the leader raises a task
+ * from the supervisor's flagged record (pre-filled from ?recordId=) and issues it; the secretary signs
+ * for it and splits it; the teacher signs for the subtask, feeds back with evidence and submits; the
+ * secretary returns it once (a reason is required), then verifies it and submits the task; the leader
+ * returns the task, verifies the resubmission and closes it. The API is used only to read (and, when
+ * this file runs without lecture-flow.spec, to set up the flagged record).
+ */
+const API = '/jeecg-boot';
+type Row = Record<string, any>;
+const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+const contexts: APIRequestContext[] = [];
+test.afterAll(async () => {
+  for (const c of contexts) await c.dispose();
+});
+
+async function reader(baseURL: string, username: string) {
+  const api = await pwRequest.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': '10.88.0.10' } });
+  contexts.push(api);
+  const r = await (await api.post(`${API}/sys/login`, { data: { username, password: DEMO_PASSWORD } })).json();
+  expect(r.code).toBe(200);
+  const token = r.result.token as string;
+  return {
+    userId: r.result.userInfo.id as string,
+    realname: r.result.userInfo.realname as string,
+    get: async (url: string) => {
+      const res = await (await api.get(`${API}${url}`, { headers: { 'X-Access-Token': token } })).json();
+      expect(res.success, `${url}: ${res.message}`).toBe(true);
+      return res.result;
+    },
+    post: async (url: string, data: unknown) => {
+      const res = await (await api.post(`${API}${url}`, { headers: { 'X-Access-Token': token }, data })).json();
+      expect(res.success, `${url}: ${res.message}`).toBe(true);
+      return res.result;
+    },
+  };
+}
+
+async function asUser(browser: Browser, user: string, fn: (page: Page) => Promise<void>) {
+  const ctx = await browser.newContext();
+  try {
+    const page = await ctx.newPage();
+    await login(page, user);
+    await fn(page);
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** The row's action by label: inline, or under 更多 (re-hovered until the menu shows). */
+async function clickAction(page: Page, rowText: string, label: string) {
+  const row = rows(page).filter({ hasText: rowText });
+  await expect(row).toHaveCount(1, { timeout: 20_000 });
+  const inline = row.locator('.ant-space-item, a, button').getByText(label, { exact: true });
+  if (await inline.count()) return inline.first().click();
+  const entry = page.locator('.ant-dropdown:visible').getByText(label, { exact: true });
+  await expect(async () => {
+    await row.getByText('更多').hover();
+    await expect(entry).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await entry.click();
+}
+
+/** The row's action labels (inline and under 更多). */
+async function actionsOf(page: Page, rowText: string): Promise<string[]> {
+  const row = rows(page).filter({ hasText: rowText });
+  await expect(row).toHaveCount(1, { timeout: 20_000 });
+  const cell = row.locator('td').last();
+  const inline = (await cell.locator('a, button').allInnerTexts()).map((t) => t.replace(/\s/g, '')).filter((t) => t && t !== '更多');
+  if (!(await row.getByText('更多').count())) return inline;
+  const menu = page.locator('.ant-dropdown:visible .ant-dropdown-menu');
+  await expect(async () => {
+    await row.getByText('更多').hover();
+    await expect(menu).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  const more = (await menu.locator('.ant-dropdown-menu-item').allInnerTexts()).map((t) => t.trim());
+  await page.mouse.move(0, 0);
+  await expect(menu).toBeHidden();
+  return [...inline, ...more];
+}
+
+/** A confirmed api action (popconfirm 确定). */
+async function confirmAction(page: Page, rowText: string, label: string, status: string) {
+  await clickAction(page, rowText, label);
+  await page.locator('.ant-popover:visible').getByRole('button', { name: /确\s*定/ }).click();
+  await expect(rows(page).filter({ hasText: rowText })).toContainText(status, { timeout: 20_000 });
+}
+
+/** A transition drawer (comment / feedback): fills it and submits with `button`. */
+async function drawerAction(page: Page, rowText: string, label: string, fill: Record<string, string>, button: string, status: string, file?: string) {
+  await clickAction(page, rowText, label);
+  const d = page.locator('.ant-drawer-content').filter({ has: page.getByTestId('imp-transition') });
+  await expect(d).toBeVisible();
+  for (const [k, v] of Object.entries(fill)) await d.getByLabel(k, { exact: true }).fill(v);
+  if (file) {
+    await d.locator('input[type=file]').setInputFiles({ name: file, mimeType: 'image/png', buffer: PNG });
+    await expect(d.locator('.j-upload-done').filter({ hasText: file })).toBeVisible({ timeout: 20_000 });
+  }
+  await d.getByRole('button', { name: new RegExp(`^${button.split('').join('\\s*')}$`) }).click();
+  await expect(d).toBeHidden({ timeout: 20_000 });
+  await expect(rows(page).filter({ hasText: rowText })).toContainText(status, { timeout: 20_000 });
+}
+
+// A 1×1 PNG (evidence).
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+test('an improvement task raised from a flagged record is walked to closure on the screens by leader, secretary and teacher', async ({ page, browser, baseURL }) => {
+  test.setTimeout(360_000);
+  const sup = await reader(baseURL!, 'supervisor');
+  const tch = await reader(baseURL!, 'teacher');
+  const leader = await reader(baseURL!, 'leader');
+  // The newest flagged, submitted record of the demo teacher (lecture-flow.spec makes one through the
+  // screens); run alone, the supervisor records one through the API first (setup, not the walk).
+  const term = await sup.get('/supervisor/term/current');
+  const flaggedOf = async () =>
+    ((await leader.get(`/supervisor/lectureRecord/list?termId=${term.id}&teacherId=${tch.userId}&needImprove=1&pageSize=200&column=createTime&order=desc`)).records as Row[]).find(
+      (r) => (r.needImprove === true || r.needImprove === 1 || r.needImprove === '1') && ['SUBMITTED', 'CONFIRMED', 'ARCHIVED'].includes(r.status),
+    );
+  let rec = await flaggedOf();
+  if (!rec) {
+    let lesson: Row | undefined;
+    for (let w = 1; w <= term.weekCount && !lesson; w++) lesson = ((await sup.get(`/supervisor/courseSchedule/lessons?week=${w}&teacherId=${tch.userId}`)) as Row[]).find((l) => l.lectureDate);
+    const form = await sup.get(`/supervisor/lectureRecord/form?courseTaskId=${lesson!.courseTaskId}`);
+    const leaves = (form.indexes as Row[]).filter((i) => (form.leafIds as string[]).includes(i.id));
+    const added = await sup.post('/supervisor/lectureRecord/add', {
+      courseTaskId: lesson!.courseTaskId, scheduleId: lesson!.scheduleId, lectureDate: lesson!.lectureDate, lectureType: 'TRACK', mode: 'OFFLINE',
+      indexScoreList: leaves.map((l) => ({ indexId: l.id, score: Math.floor(l.maxScore * 0.6) })), problems: '板书略显凌乱', suggestions: '提前规划板书结构', needImprove: true,
+    });
+    await sup.post(`/supervisor/lectureRecord/submit?id=${added.id}`, {});
+    rec = await flaggedOf();
+  }
+  expect(rec, 'a flagged record of the demo teacher').toBeTruthy();
+
+  // ---- leader: one click from the flagged record → the task form, pre-filled ----
+  await login(page, 'leader');
+  await page.goto(`/supervisor/lectureRecord`);
+  const filter = page.locator('.ant-form-item').filter({ hasText: '授课教师姓名' }).locator('input');
+  await filter.fill(rec!.teacherName);
+  await page.getByRole('button', { name: /查\s*询/ }).first().click();
+  await expect(rows(page).filter({ hasText: rec!.recordNo })).toHaveCount(1, { timeout: 20_000 });
+  await clickAction(page, rec!.recordNo, '发起整改');
+  await expect(page).toHaveURL(/\/improvement\/task\?recordId=/);
+  const form = page.locator('.ant-modal-content').filter({ hasText: '整改期限' });
+  await expect(form).toBeVisible({ timeout: 20_000 });
+  const titleInput = form.locator('.ant-formily-item').filter({ hasText: '任务标题' }).locator('input');
+  await expect(titleInput).toHaveValue(`${rec!.teacherName}《${rec!.courseName}》听课问题整改`);
+  await expect(form.locator('.ant-formily-item').filter({ hasText: '问题描述' }).locator('textarea')).toHaveValue(rec!.problems || '听课发现的问题');
+  await expect(form.locator('.ant-formily-item').filter({ hasText: '责任部门' })).not.toContainText('请选择');
+  const title = `听课问题整改 ${rec!.recordNo}-${Date.now() % 100000}`;
+  await titleInput.fill(title);
+  await form.screenshot({ path: 'test-results/improvement-task-form.png' });
+  await form.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(form).toBeHidden({ timeout: 20_000 });
+  await page.goto('/improvement/task');
+  await expect(rows(page).filter({ hasText: title })).toContainText('待下发', { timeout: 20_000 });
+  await confirmAction(page, title, '下发', '已下发');
+  expect(await actionsOf(page, title)).not.toContain('下发');
+
+  // ---- secretary: sign for it, split it to the teacher ----
+  const subTitle = `改进板书设计 ${title.slice(-12)}`;
+  await asUser(browser, 'secretary', async (p) => {
+    await p.goto('/improvement/task');
+    const acts = await actionsOf(p, title);
+    expect(acts).toContain('签收');
+    for (const a of ['下发', '验收通过', '退回', '销号', '撤销', '编辑']) expect(acts, `secretary sees no ${a}`).not.toContain(a);
+    await confirmAction(p, title, '签收', '已签收');
+    await clickAction(p, title, '分解');
+    await expect(p).toHaveURL(/\/improvement\/subtask\?taskId=/);
+    const sf = p.locator('.ant-modal-content').filter({ hasText: '子任务标题' });
+    await expect(sf.locator('.ant-formily-item').filter({ hasText: '整改任务' }).locator('input').first()).toHaveValue(title, { timeout: 20_000 });
+    await sf.locator('.ant-formily-item').filter({ hasText: '子任务标题' }).locator('input').fill(subTitle);
+    const who = sf.locator('.ant-formily-item').filter({ hasText: '负责人' });
+    await expect(async () => {
+      await who.locator('input').first().fill(tch.realname);
+      await p.locator('.ant-select-dropdown:visible').getByText(tch.realname, { exact: true }).first().click({ timeout: 3_000 });
+      await expect(who.locator('.ant-select-selection-item')).toHaveText(tch.realname, { timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    await sf.screenshot({ path: 'test-results/improvement-subtask-form.png' });
+    await sf.getByRole('button', { name: /确\s*定/ }).click();
+    await expect(sf).toBeHidden({ timeout: 20_000 });
+    await p.goto('/improvement/subtask');
+    await expect(rows(p).filter({ hasText: subTitle })).toContainText('待下发', { timeout: 20_000 });
+    await expect(rows(p).filter({ hasText: subTitle })).toContainText(title);
+    await confirmAction(p, subTitle, '下发', '已下发');
+  });
+
+  // ---- teacher: sign, feed back with evidence, submit ----
+  await asUser(browser, 'teacher', async (p) => {
+    await p.goto('/improvement/subtask');
+    const acts = await actionsOf(p, subTitle);
+    expect(acts).toContain('签收');
+    for (const a of ['下发', '验收通过', '退回', '撤销', '编辑', '删除']) expect(acts, `teacher sees no ${a}`).not.toContain(a);
+    await confirmAction(p, subTitle, '签收', '已签收');
+    await drawerAction(p, subTitle, '整改反馈', { 整改情况: '已重新设计板书结构，分区书写' }, '确定', '整改中', 'board.png');
+    await drawerAction(p, subTitle, '提交整改', { 整改情况: '已重新设计板书结构，分区书写；附课堂照片' }, '提交整改', '待验收');
+  });
+
+  // ---- secretary: return the subtask (a reason is required), the teacher resubmits, then verify and submit the task ----
+  await asUser(browser, 'secretary', async (p) => {
+    await p.goto('/improvement/subtask');
+    await clickAction(p, subTitle, '退回');
+    const d = p.locator('.ant-drawer-content').filter({ has: p.getByTestId('imp-transition') });
+    await d.getByRole('button', { name: /^退\s*回$/ }).click();
+    await expect(d.getByText('请填写退回原因')).toBeVisible();
+    await d.getByLabel('退回原因').fill('请补充板书前后对比照片');
+    await d.screenshot({ path: 'test-results/improvement-return.png' });
+    await d.getByRole('button', { name: /^退\s*回$/ }).click();
+    await expect(d).toBeHidden({ timeout: 20_000 });
+    await expect(rows(p).filter({ hasText: subTitle })).toContainText('已退回', { timeout: 20_000 });
+  });
+  await asUser(browser, 'teacher', async (p) => {
+    await p.goto('/improvement/subtask');
+    await drawerAction(p, subTitle, '提交整改', { 整改情况: '已补充板书前后对比照片' }, '提交整改', '待验收', 'before-after.png');
+  });
+  await asUser(browser, 'secretary', async (p) => {
+    await p.goto('/improvement/subtask');
+    await drawerAction(p, subTitle, '验收通过', { 验收意见: '整改到位' }, '验收通过', '已验收');
+    await p.goto('/improvement/task');
+    await drawerAction(p, title, '提交验收', { 整改情况: '子任务均已验收，板书问题已整改' }, '提交验收', '待验收', 'summary.png');
+  });
+
+  // ---- leader: return once, verify the resubmission, close ----
+  await drawerActionAfterReload(page, title, '退回', { 退回原因: '请补充学生评价' }, '退回', '已退回');
+  await asUser(browser, 'secretary', async (p) => {
+    await p.goto('/improvement/task');
+    await drawerAction(p, title, '提交验收', { 整改情况: '已补充学生评价，满意度提升' }, '提交验收', '待验收');
+  });
+  await drawerActionAfterReload(page, title, '验收通过', { 验收意见: '整改到位，同意验收' }, '验收通过', '已验收');
+  await confirmAction(page, title, '销号', '已销号');
+  expect(await actionsOf(page, title)).toEqual(['详情']);
+
+  // The transition log on the task detail: who, when, comment, attachments.
+  await clickAction(page, title, '详情');
+  const detail = page.getByTestId('imp-detail');
+  await expect(detail).toBeVisible({ timeout: 20_000 });
+  const log = detail.getByTestId('imp-log');
+  const items = log.locator('.imp-log-item');
+  await expect(items.first()).toContainText('创建');
+  const texts = await items.allInnerTexts();
+  expect(texts.map((t) => t.split(/\s/)[0])).toEqual(['创建', '下发', '签收', '分解', '提交验收', '退回', '提交验收', '验收通过', '销号']);
+  expect(texts[5]).toContain('意见：请补充学生评价');
+  expect(texts[5]).toContain(leader.realname);
+  expect(texts[4]).toContain('附件：');
+  expect(texts[4]).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+  await expect(detail.locator('.ant-table-tbody tr').filter({ hasText: subTitle })).toContainText('已验收');
+  await page.locator('.ant-drawer-content').filter({ has: detail }).screenshot({ path: 'test-results/improvement-detail.png' });
+});
+
+async function drawerActionAfterReload(page: Page, title: string, label: string, fill: Record<string, string>, button: string, status: string) {
+  await page.reload();
+  await drawerAction(page, title, label, fill, button, status);
+}

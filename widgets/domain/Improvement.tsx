@@ -1,0 +1,202 @@
+import { useEffect, useState } from 'react';
+import { Alert, App, Button, Descriptions, Empty, Form, Input, InputNumber, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
+import { http } from '@/http/client';
+import { JUpload, fileUrl } from '../upload/JUpload';
+
+/**
+ * Improvement tasks and subtasks (DESIGN §4) in list-page `widget` actions: one transition with its
+ * comment (and, for feedback / submit, the evidence upload), and the detail with subtasks and the
+ * transition log.
+ */
+type Row = Record<string, any>;
+type Kind = 'task' | 'subtask';
+
+export const IMP_STATUS: Record<string, [string, string]> = {
+  DRAFT: ['待下发', 'default'], ISSUED: ['已下发', 'blue'], ACCEPTED: ['已签收', 'cyan'], IN_PROGRESS: ['整改中', 'processing'],
+  SUBMITTED: ['待验收', 'gold'], REJECTED: ['已退回', 'red'], VERIFIED: ['已验收', 'green'], CLOSED: ['已销号', 'success'], CANCELLED: ['已撤销', 'default'],
+};
+const ACTION_TEXT: Record<string, string> = {
+  CREATE: '创建', ISSUE: '下发', ACCEPT: '签收', SPLIT: '分解', FEEDBACK: '整改反馈', SUBMIT: '提交验收', REJECT: '退回', VERIFY: '验收通过', CLOSE: '销号', CANCEL: '撤销',
+};
+const statusTag = (s: unknown) => {
+  const [text, color] = IMP_STATUS[String(s)] ?? [String(s ?? ''), 'default'];
+  return <Tag color={color}>{text}</Tag>;
+};
+const files = (v: unknown) =>
+  String(v ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((p) => (
+      <a key={p} href={fileUrl(p)} target="_blank" rel="noreferrer" style={{ marginRight: 8 }}>
+        {p.split('/').pop()}
+      </a>
+    ));
+
+export interface ImpTransitionProps {
+  record: Row;
+  onClose: () => void;
+  onDone: () => void;
+  kind: Kind;
+  action: string;
+  /** The comment is required (退回 / 撤销 must say why). */
+  commentRequired?: boolean;
+  commentLabel?: string;
+  /** Feedback / submit: the 整改情况 text, evidence upload (and the task's progress). */
+  feedback?: boolean;
+  submitText?: string;
+}
+
+/** One transition: comment box (+ evidence) → POST /improvement/{kind}/transition. */
+export function ImpTransition({ record, onClose, onDone, kind, action, commentRequired, commentLabel = '意见', feedback, submitText = '确定' }: ImpTransitionProps) {
+  const { message } = App.useApp();
+  const [form] = Form.useForm();
+  const [saving, setSaving] = useState(false);
+  const textField = kind === 'task' ? 'feedback' : 'result';
+  const submit = async () => {
+    const v = (await form.validateFields()) as Row;
+    setSaving(true);
+    try {
+      const r = await http.post<Row>(`/improvement/${kind}/transition`, { id: record.id, action, comment: v.comment ?? '', ...(feedback ? { [textField]: v.text ?? '', attachments: v.attachments ?? '', ...(kind === 'task' && v.progress !== undefined ? { progress: v.progress } : {}) } : {}) });
+      if (!r.success) {
+        message.warning(r.message);
+        return;
+      }
+      message.success(r.message || '操作成功！');
+      onDone();
+      onClose();
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <div data-testid="imp-transition">
+      <Descriptions size="small" column={1} style={{ marginBottom: 16 }}>
+        <Descriptions.Item label={kind === 'task' ? '整改任务' : '子任务'}>{String(record.title ?? '')}</Descriptions.Item>
+        <Descriptions.Item label="当前状态">{statusTag(record.status)}</Descriptions.Item>
+      </Descriptions>
+      <Form form={form} layout="vertical" initialValues={{ text: record[textField] ?? undefined, attachments: record.attachments ?? undefined, progress: record.progress ?? undefined }}>
+        {feedback && (
+          <>
+            <Form.Item name="text" label="整改情况" rules={[{ required: true, message: '请填写整改情况' }]}>
+              <Input.TextArea aria-label="整改情况" rows={4} maxLength={2000} showCount />
+            </Form.Item>
+            <Form.Item name="attachments" label="佐证材料">
+              <JUpload bizPath="improvement" number={5} text="上传佐证材料" />
+            </Form.Item>
+            {kind === 'task' && action === 'FEEDBACK' && (
+              <Form.Item name="progress" label="整改进度（%）">
+                <InputNumber aria-label="整改进度" min={0} max={100} precision={0} />
+              </Form.Item>
+            )}
+          </>
+        )}
+        <Form.Item name="comment" label={commentLabel} rules={commentRequired ? [{ required: true, whitespace: true, message: `请填写${commentLabel}` }] : []}>
+          <Input.TextArea aria-label={commentLabel} rows={3} maxLength={2000} showCount />
+        </Form.Item>
+      </Form>
+      <Space>
+        <Button type="primary" loading={saving} onClick={() => void submit()}>
+          {submitText}
+        </Button>
+        <Button onClick={onClose}>取消</Button>
+      </Space>
+    </div>
+  );
+}
+
+export interface ImpDetailProps {
+  record: Row;
+  kind: Kind;
+}
+
+/** Task / subtask detail: fields, subtasks and the transition log (who, when, comment, attachments). */
+export function ImpDetail({ record, kind }: ImpDetailProps) {
+  const [row, setRow] = useState<Row | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    let live = true;
+    void http.get<Row>(`/improvement/${kind}/queryById`, { id: record.id }).then((r) => {
+      if (!live) return;
+      if (r.success) setRow(r.result);
+      else setError(r.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, [kind, record.id]);
+  if (error) return <Alert type="warning" message={error} />;
+  if (!row) return <Spin />;
+  const logs = (row.logs ?? []) as Row[];
+  return (
+    <div data-testid="imp-detail">
+      <Descriptions size="small" column={2} bordered>
+        {kind === 'task' && <Descriptions.Item label="任务编号">{row.taskNo}</Descriptions.Item>}
+        <Descriptions.Item label="状态">{statusTag(row.status)}</Descriptions.Item>
+        <Descriptions.Item label={kind === 'task' ? '任务标题' : '子任务标题'} span={2}>
+          {row.title}
+        </Descriptions.Item>
+        {kind === 'task' ? (
+          <>
+            <Descriptions.Item label="责任部门">{row.respDepartId_dictText}</Descriptions.Item>
+            <Descriptions.Item label="责任人">{row.respPersonId_dictText}</Descriptions.Item>
+            <Descriptions.Item label="问题描述" span={2}>{row.description}</Descriptions.Item>
+            <Descriptions.Item label="整改要求" span={2}>{row.requirement}</Descriptions.Item>
+            <Descriptions.Item label="整改情况" span={2}>{row.feedback}</Descriptions.Item>
+            <Descriptions.Item label="进度">{row.progress ?? 0}%</Descriptions.Item>
+          </>
+        ) : (
+          <>
+            <Descriptions.Item label="负责人">{row.assigneeId_dictText}</Descriptions.Item>
+            <Descriptions.Item label="整改措施" span={2}>{row.measures}</Descriptions.Item>
+            <Descriptions.Item label="整改情况" span={2}>{row.result}</Descriptions.Item>
+          </>
+        )}
+        <Descriptions.Item label="期限">{String(row.deadline ?? '').slice(0, 10)}</Descriptions.Item>
+        <Descriptions.Item label="佐证材料" span={2}>{files(row.attachments)}</Descriptions.Item>
+        <Descriptions.Item label="验收意见" span={2}>{row.verifyOpinion}</Descriptions.Item>
+      </Descriptions>
+      {kind === 'task' && (
+        <>
+          <Typography.Title level={5} style={{ marginTop: 16 }}>
+            子任务
+          </Typography.Title>
+          <Table
+            size="small"
+            rowKey="id"
+            pagination={false}
+            dataSource={(row.subtasks ?? []) as Row[]}
+            columns={[
+              { title: '子任务标题', dataIndex: 'title' },
+              { title: '负责人', dataIndex: 'assigneeId_dictText' },
+              { title: '期限', dataIndex: 'deadline', render: (v) => String(v ?? '').slice(0, 10) },
+              { title: '状态', dataIndex: 'status', render: statusTag },
+            ]}
+          />
+        </>
+      )}
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        处理记录
+      </Typography.Title>
+      {logs.length ? (
+        <Timeline
+          data-testid="imp-log"
+          items={logs.map((l) => ({
+            children: (
+              <div className="imp-log-item">
+                <Typography.Text strong>{ACTION_TEXT[String(l.action)] ?? l.action}</Typography.Text> <span style={{ marginLeft: 4 }}>{l.operatorName}</span>{' '}
+                <Typography.Text type="secondary" style={{ marginLeft: 4 }}>
+                  {String(l.actionTime ?? '').slice(0, 19)}
+                </Typography.Text>{' '}
+                {l.toStatus && <span style={{ marginLeft: 4 }}>{statusTag(l.toStatus)}</span>}
+                {l.comment && <div>意见：{l.comment}</div>}
+                {l.attachments && <div>附件：{files(l.attachments)}</div>}
+              </div>
+            ),
+          }))}
+        />
+      ) : (
+        <Empty description="暂无处理记录" />
+      )}
+    </div>
+  );
+}
