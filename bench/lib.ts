@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 /** One measured figure with its budget; `lowerIsBetter` unless stated. */
@@ -31,7 +31,7 @@ export function overBudget(f: Figure): boolean {
 
 export function machine(): string {
   const c = cpus();
-  return `${c.length} × ${c[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+  return `${c.length} × ${c[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}`;
 }
 
 /** Prints figures next to budgets, records them in bench/RESULTS.md, and returns whether all are within budget. */

@@ -53,7 +53,11 @@ export async function benchLogin(): Promise<Figure[]> {
 
     const loginLat: number[] = [];
     let failed = 0;
-    let lastMessage = '';
+    const reasons = new Map<string, number>();
+    const fail = (why: string) => {
+      failed++;
+      reasons.set(why, (reasons.get(why) ?? 0) + 1);
+    };
     const t0 = performance.now();
     const gap = (SEND_SECONDS * 1000) / LOGINS;
     const sent: Promise<void>[] = [];
@@ -68,13 +72,9 @@ export async function benchLogin(): Promise<Figure[]> {
             const r = await fetch(`${server.url}${API}/sys/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'Observe#2026' }) });
             const j = (await r.json()) as { code: number; message: string };
             if (j.code === 200) loginLat.push(performance.now() - t);
-            else {
-              failed++;
-              lastMessage = j.message;
-            }
+            else fail(j.message);
           } catch (e) {
-            failed++;
-            lastMessage = String(e);
+            fail(String((e as Error).cause ?? e));
           }
         })(),
       );
@@ -83,7 +83,7 @@ export async function benchLogin(): Promise<Figure[]> {
     const total = (performance.now() - t0) / 1000;
     storming = false;
     await probing;
-    if (failed) log(`login storm: ${failed} failed, last: ${lastMessage}`);
+    if (failed) log(`login storm: ${failed} failed: ${[...reasons].map(([why, n]) => `${n}× ${why}`).join('; ')}`);
     const l = summarize(loginLat);
     const p = summarize(probes);
     const mem = memoryOf(pid);

@@ -4,14 +4,14 @@ import { API, login, openTarget, prepareData, startServer } from './server.js';
 
 /**
  * Reports (DESIGN §7): GET /supervisor/report/frequency and /performance over the current term, which
- * holds ≥ 100k lecture records (a 200k-record database: half per term). Sequential calls as the
+ * holds ≥ 100k lecture records (a ~205k-record database: about half per term). Sequential calls as the
  * administrator (whole university, the widest scope) after a warm-up. Budget: p95 ≤ 300 ms.
  * BENCH_REPORTS_DATABASE_URL runs it on a PostgreSQL server database instead of embedded PGlite.
  */
 const CALLS = Number(process.env.BENCH_REPORT_CALLS ?? 30);
 
 export async function benchReports(): Promise<{ label: string; figures: Figure[] }> {
-  const target = prepareData(200_000, process.env.BENCH_REPORTS_DATABASE_URL);
+  const target = prepareData(205_000, process.env.BENCH_REPORTS_DATABASE_URL);
   const database = await openTarget(target);
   let termId: string;
   let inTerm: number;

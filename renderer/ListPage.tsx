@@ -532,7 +532,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
 
   return (
     <Card bordered={false} title={schema.title}>
-      {schema.description && <Alert className="schema-description" type="info" showIcon style={{ marginBottom: 16 }} message={schema.description} />}
+      {schema.hint && <Alert className="schema-hint" type="info" showIcon style={{ marginBottom: 16 }} message={schema.hint} />}
       {queryFields.length > 0 && <QueryForm fields={queryFields} visibleCount={schema.query?.visibleCount ?? 3} dicts={dicts} onSearch={search} onReset={reset} />}
       <div className="schema-toolbar" style={{ marginBottom: 16, display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
         {toolbar.map(toolbarButton)}

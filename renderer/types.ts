@@ -133,6 +133,8 @@ export interface PageSchema {
   kind: PageKind;
   title: string;
   description?: string;
+  /** list pages: a notice shown above the query form. */
+  hint?: string;
   /** detail/report/dashboard/result: a registered widget drawing the page body (gets `widgetProps` and `schema`). */
   widget?: string;
   widgetProps?: Record<string, unknown>;

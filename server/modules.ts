@@ -28,6 +28,7 @@ import { registerDataLog } from './sys/data-log.js';
 import { registerAddress } from './sys/address.js';
 import { registerDataRuleList } from './sys/data-rule-list.js';
 import { registerFilesConfirm } from './sys/files-confirm.js';
+import { registerDepartRole } from './sys/depart-role.js';
 /**
  * Every server module registers its routes here, under the context path. Each route declares
  * `config.auth` (see http/guard.ts). Keep one line per module.
@@ -62,6 +63,7 @@ export async function registerModules(api: FastifyInstance, ctx: ServerContext):
   await registerAddress(api, ctx);
   await registerDataRuleList(api, ctx);
   await registerFilesConfirm(api, ctx);
+  await registerDepartRole(api, ctx);
   // Last: its hooks run after every other module's hooks of the same entity (it logs the final state).
   await registerDataLog(api, ctx);
 }

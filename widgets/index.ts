@@ -95,3 +95,9 @@ WIDGETS.DataLogCompare = [() => import('@/pages/admin-config/DataLogCompare'), '
 WIDGETS.StoredImageCell = [() => import('@/pages/admin-config/FileCells'), 'StoredImageCell'];
 WIDGETS.StoredFileDownload = [() => import('@/pages/admin-config/FileCells'), 'StoredFileDownload'];
 for (const n of ['AddressBook', 'JobRunHistory', 'DataLogCompare', 'StoredImageCell', 'StoredFileDownload']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
+
+// Demo page body of the dialog widgets (schemas/pages/demo/widgets/dialogs.json).
+WIDGETS.DialogWidgetsDemo = [() => import('./inputs/DialogWidgetsDemo'), 'DialogWidgetsDemo'];
+registerWidget('DialogWidgetsDemo', lazyWidget(WIDGETS.DialogWidgetsDemo[0], 'DialogWidgetsDemo'));
+WIDGETS['cell:rate'] = [() => import('./domain/cells'), 'RateCell'];
+registerWidget('cell:rate', lazyWidget(WIDGETS['cell:rate'][0], 'RateCell'));

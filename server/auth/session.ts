@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.js';
 import { fmt, newId, now, randomToken, sha256 } from '../util.js';
 import dayjs from 'dayjs';
 import { sessionsRevoked } from '../sys/notify.js';
+import { deptRolePermissionIds } from '../sys/permission-tree.js';
 
 /** The signed-in user as every handler sees it (`req.user`). Built from the database on each request. */
 export interface SessionUser {
@@ -18,7 +19,7 @@ export interface SessionUser {
   tenantId: number;
   tenantIds: number[];
   roleCodes: string[];
-  /** Every permission code (`perms`) granted through the user's roles, split on commas. */
+  /** Every permission code (`perms`) granted through the user's roles and department roles, split on commas. */
   perms: Set<string>;
 }
 
@@ -89,19 +90,22 @@ export async function resolveSession(ctx: ServerContext, token: string): Promise
     await ctx.db.updateTable('sys_session').set({ last_seen_at: now() }).where('id', '=', s.sessionId).execute();
   }
   const [roles, departs] = await Promise.all([
-    sql<{ role_code: string; perms: string | null }>`
+    sql<{ role_code: string | null; perms: string | null }>`
       select r.role_code, p.perms
       from sys_user_role ur
       join sys_role r on r.id = ur.role_id
       left join sys_role_permission rp on rp.role_id = r.id
       left join sys_permission p on p.id = rp.permission_id and p.del_flag = 0 and p.status = '1'
-      where ur.user_id = ${s.id}`.execute(ctx.db),
+      where ur.user_id = ${s.id}
+      union all
+      select null, p.perms from sys_permission p
+      where p.del_flag = 0 and p.status = '1' and p.id in (${deptRolePermissionIds(s.id)})`.execute(ctx.db),
     ctx.db.selectFrom('sys_user_depart').select('dep_id').where('user_id', '=', s.id).execute(),
   ]);
   const perms = new Set<string>();
   const roleCodes = new Set<string>();
   for (const r of roles.rows) {
-    roleCodes.add(r.role_code);
+    if (r.role_code) roleCodes.add(r.role_code);
     for (const p of (r.perms ?? '').split(',')) if (p.trim()) perms.add(p.trim());
   }
   return {

@@ -16,7 +16,8 @@ export async function registerDashboard(api: FastifyInstance, ctx: ServerContext
     if (!term) return ok({ term: null });
     const scope = scopeOf(u);
     const f: ReportFilter = { termId: term.id, orgCode: scope === 'all' ? null : u.orgCode || '\u0000' };
-    const mine = (await frequency(ctx.db, { termId: term.id, orgCode: null })).find((r) => r.userId === u.id) ?? null;
+    // My own row: the frequency of my department's subtree only (not the whole school's).
+    const mine = (await frequency(ctx.db, { termId: term.id, orgCode: u.orgCode || null })).find((r) => r.userId === u.id) ?? null;
     const done = await ctx.db
       .selectFrom('sup_lecture_record')
       .select(sql<string>`count(*)`.as('n'))

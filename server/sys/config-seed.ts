@@ -8,7 +8,7 @@ import { encryptSecret } from './data-source.js';
 /** Seeds of the configuration screens: check rules, fill rules, data sources, gateway routes, a data-log history. */
 const CHECK_RULES = [
   {
-    rule_name: '教师工号', rule_code: 'work_no', rule_description: '工号为大写T加7到8位数字，如 T0000003、T20100001',
+    rule_name: '教师工号', rule_code: 'teacher_work_no', rule_description: '工号为大写T加7到8位数字，如 T0000003、T20100001',
     rule_json: [{ digits: 1, pattern: '^T$', message: '工号须以大写字母T开头' }, { digits: '*', pattern: '^\\d{7,8}$', message: '工号T之后须为7到8位数字' }],
   },
   {

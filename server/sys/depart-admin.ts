@@ -5,6 +5,7 @@ import { BizError, ok, page } from '../http/envelope.js';
 import { toWire, validateInput } from '../crud/engine.js';
 import { newId, now } from '../util.js';
 import { commaList, likeEscape } from './user-admin.js';
+import { dropDeptRoleUsers, dropDeptRolesOf } from './depart-role.js';
 
 type Row = Record<string, unknown>;
 interface DepartNode extends Row {
@@ -173,6 +174,7 @@ export async function registerDepartAdmin(api: FastifyInstance, ctx: ServerConte
         if (n) throw new BizError(`部门“${r.depart_name}”下还有${n}名用户，请先调整用户的部门后再删除`);
       }
       await trx.deleteFrom('sys_depart_permission').where('depart_id', 'in', ids).execute();
+      await dropDeptRolesOf(trx, ids);
       await trx.deleteFrom('sys_depart').where('id', 'in', ids).execute();
     });
   };
@@ -226,6 +228,7 @@ export async function registerDepartAdmin(api: FastifyInstance, ctx: ServerConte
       const dep = await trx.selectFrom('sys_depart').select(['id', 'org_code']).where('id', '=', depId).executeTakeFirst();
       if (!dep) throw new BizError('部门不存在');
       await trx.deleteFrom('sys_user_depart').where('dep_id', '=', depId).where('user_id', 'in', userIds).execute();
+      await dropDeptRoleUsers(trx, depId, userIds);
       // Whose current department this was: the first remaining one becomes current (or none).
       const moved = await trx.selectFrom('sys_user').select('id').where('id', 'in', userIds).where('org_code', '=', String(dep.org_code)).execute();
       for (const u of moved) {

@@ -6,6 +6,7 @@ import { toWire } from '../crud/engine.js';
 import { newId, now } from '../util.js';
 import { commaList, revokeUsersIn } from './user-admin.js';
 import { sessionsRevoked } from './notify.js';
+import { pruneDeptRolePermissions } from './depart-role.js';
 
 type Row = Record<string, unknown>;
 const PERM_FIELDS: Array<[wire: string, column: string]> = [
@@ -43,9 +44,9 @@ export function toTree<T extends Row>(rows: Row[], shape: (r: Row) => T): Array<
   return roots;
 }
 
-/** JeecgBoot TreeModel for authorisation trees: {key, title, slotTitle, value, parentId, isLeaf, ruleFlag, icon, children}. */
-export async function authTree(ctx: ServerContext) {
-  const rows = await allPermissions(ctx.db, ctx);
+/** JeecgBoot TreeModel for authorisation trees: {key, title, slotTitle, value, parentId, isLeaf, ruleFlag, icon, children}; `only` limits the rows. */
+export async function authTree(ctx: ServerContext, only?: Set<string>) {
+  const rows = (await allPermissions(ctx.db, ctx)).filter((r) => !only || only.has(String(r.id)));
   const hasKids = new Set(rows.map((r) => String(r.parentId ?? '')));
   const treeList = toTree(rows, (r) => ({
     key: String(r.id), title: String(r.name), slotTitle: String(r.name), value: String(r.id), label: String(r.name), parentId: r.parentId ?? null,
@@ -168,6 +169,7 @@ export async function registerPermissionAdmin(api: FastifyInstance, ctx: ServerC
       const users = await usersOfRoles(trx, [...new Set(roles)]);
       await trx.deleteFrom('sys_role_permission').where('permission_id', 'in', list).execute();
       await trx.deleteFrom('sys_depart_permission').where('permission_id', 'in', list).execute();
+      await trx.deleteFrom('sys_depart_role_permission').where('permission_id', 'in', list).execute();
       await trx.deleteFrom('sys_permission_data_rule').where('permission_id', 'in', list).execute();
       await trx.deleteFrom('sys_permission').where('id', 'in', list).execute();
       await revokeUsersIn(ctx, trx, users, 'permission-change');
@@ -249,6 +251,7 @@ export async function registerPermissionAdmin(api: FastifyInstance, ctx: ServerC
       if (wanted.length && (await trx.selectFrom('sys_permission').select('id').where('id', 'in', wanted).execute()).length !== wanted.length)
         throw new BizError('部分权限不存在，未保存');
       await trx.deleteFrom('sys_depart_permission').where('depart_id', '=', departId).where('permission_id', 'not in', wanted.length ? wanted : ['']).execute();
+      await pruneDeptRolePermissions(ctx, trx, departId, wanted);
       if (wanted.length)
         await trx
           .insertInto('sys_depart_permission')
@@ -256,6 +259,7 @@ export async function registerPermissionAdmin(api: FastifyInstance, ctx: ServerC
           .onConflict((oc) => oc.columns(['depart_id', 'permission_id']).doNothing())
           .execute();
     });
+    await sessionsRevoked(ctx);
     return ok('保存成功！', '保存成功！');
   });
 

@@ -73,13 +73,26 @@ function propagateHidden(nodes: MenuNode[]) {
   }
 }
 
+/**
+ * Permission ids a user holds through department roles: roles of departments the user belongs to,
+ * each capped by that department's own permissions (sys_depart_permission).
+ */
+export const deptRolePermissionIds = (userId: string) => sql<{ permission_id: string }>`
+  select drp.permission_id from sys_depart_role_user dru
+  join sys_depart_role dr on dr.id = dru.drole_id
+  join sys_user_depart ud on ud.user_id = dru.user_id and ud.dep_id = dr.depart_id
+  join sys_depart_role_permission drp on drp.role_id = dr.id
+  join sys_depart_permission dp on dp.depart_id = dr.depart_id and dp.permission_id = drp.permission_id
+  where dru.user_id = ${userId}`;
+
 /** The `getUserPermissionByToken` answer: the user's menu tree, their buttons, every button, the safe-mode flag. */
 export async function userPermissions(ctx: ServerContext, user: SessionUser) {
   const [granted, allButtons] = await Promise.all([
     sql<PermRow>`
       select p.* from sys_permission p
       where p.del_flag = 0 and p.id in (
-        select rp.permission_id from sys_role_permission rp join sys_user_role ur on ur.role_id = rp.role_id where ur.user_id = ${user.id})
+        select rp.permission_id from sys_role_permission rp join sys_user_role ur on ur.role_id = rp.role_id where ur.user_id = ${user.id}
+        union ${deptRolePermissionIds(user.id)})
       order by p.sort_no asc, p.create_time asc, p.id asc`.execute(ctx.db),
     ctx.db
       .selectFrom('sys_permission')

@@ -36,9 +36,9 @@ describe('admin configuration areas', () => {
 
   it('lists the seeded check rules and checks values with checkByCode', async () => {
     const list = await get('sys/checkRule/list?ruleName=*工号*');
-    expect(list.result.records.map((r: any) => r.ruleCode)).toEqual(['work_no']);
-    expect((await get('sys/checkRule/checkByCode?ruleCode=work_no&value=T20100001')).success).toBe(true);
-    const bad = await get('sys/checkRule/checkByCode?ruleCode=work_no&value=X20100001');
+    expect(list.result.records.map((r: any) => r.ruleCode)).toEqual(['teacher_work_no']);
+    expect((await get('sys/checkRule/checkByCode?ruleCode=teacher_work_no&value=T20100001')).success).toBe(true);
+    const bad = await get('sys/checkRule/checkByCode?ruleCode=teacher_work_no&value=X20100001');
     expect(bad).toMatchObject({ success: false, message: '工号须以大写字母T开头' });
     expect(await get('sys/checkRule/checkByCode?ruleCode=course_code&value=041000')).toMatchObject({ success: false, message: '课程号后5位须为数字序号' });
     expect(await post('sys/checkRule/add', { ruleName: '坏规则', ruleCode: 'bad_rule', ruleJson: '{not json' })).toMatchObject({ success: false, message: '校验规则JSON格式不正确' });

@@ -26,7 +26,7 @@ test('every configuration screen opens from its menu entry with the seeded data'
   await login(page, 'admin');
 
   await openMenu(page, '系统管理', '编码校验规则');
-  await expect(row(page, '教师工号')).toContainText('work_no');
+  await expect(row(page, '教师工号')).toContainText('teacher_work_no');
   await expect(row(page, '课程号')).toBeVisible();
   await shot(page, 'check-rules');
 
@@ -41,7 +41,7 @@ test('every configuration screen opens from its menu entry with the seeded data'
   await expect(page.locator('.ant-message-notice').last()).toContainText(`DDJB${year}001`);
 
   await openMenu(page, '系统管理', '多数据源');
-  await expect(page.locator('.schema-description:visible')).toContainText('本系统不会连接这些数据库');
+  await expect(page.locator('.schema-hint:visible')).toContainText('本系统不会连接这些数据库');
   const jw = row(page, '教务系统（只读库）');
   await expect(jw).toContainText('jdbc:oracle');
   await expect(page.locator('body')).not.toContainText('Jw#Reader2026');
@@ -53,7 +53,7 @@ test('every configuration screen opens from its menu entry with the seeded data'
   await dialog.getByRole('button', { name: /关\s*闭/ }).click();
 
   await openMenu(page, '系统管理', '网关路由');
-  await expect(page.locator('.schema-description:visible')).toContainText('本系统没有运行网关');
+  await expect(page.locator('.schema-hint:visible')).toContainText('本系统没有运行网关');
   await expect(row(page, 'supervisor-api')).toContainText('lb://supervisor-service');
   await shot(page, 'gateway');
   // Add one through the form: invalid JSON is refused with a Chinese message, nothing is saved.
@@ -78,8 +78,11 @@ test('every configuration screen opens from its menu entry with the seeded data'
   const firstName = (await book.locator('.ant-table-row').first().locator('td').first().innerText()).trim();
   await book.getByPlaceholder('请输入姓名查询').fill(firstName);
   await book.getByRole('button', { name: /查\s*询/ }).click();
-  await expect(book.locator('.ant-table-row')).not.toHaveCount(0);
-  for (const t of await book.locator('.ant-table-row td:first-child').allInnerTexts()) expect(t).toContain(firstName);
+  await expect(async () => {
+    const names = await book.locator('.ant-table-row td:first-child').allInnerTexts();
+    expect(names.length).toBeGreaterThan(0);
+    for (const t of names) expect(t).toContain(firstName);
+  }).toPass({ timeout: 15_000 });
   await book.getByPlaceholder('请输入姓名查询').fill('');
   await book.getByRole('button', { name: /查\s*询/ }).click();
   await shot(page, 'address');

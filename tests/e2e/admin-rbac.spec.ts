@@ -250,3 +250,70 @@ test('a department\'s panel: permissions saved, users added and removed', async 
   await expect(drawer.locator('.ant-table-row', { hasText: u })).toHaveCount(0);
   expect(await members()).toEqual([]);
 });
+
+test('a department role: created, granted a menu within the department\'s permissions, assigned; its user sees the menu', async ({ page, browser, request }) => {
+  test.setTimeout(180_000);
+  await login(page, 'admin');
+  const admin = await accessToken(page);
+  const departId = (await api(request, admin, 'get', 'sys/sysDepart/searchBy?keyWord=计算机学院')).result[0].id as string;
+  // Setup through the API: 计算机学院 may give 系统管理 / 职务管理; a new user of the department.
+  const tree = (await api(request, admin, 'get', 'sys/permission/queryTreeList')).result.treeList as TreeNode[];
+  const sys = findNode(tree, '系统管理')!;
+  const pos = findNode(sys.children ?? [], '职务管理')!;
+  expect(await api(request, admin, 'post', 'sys/permission/saveDepartPermission', { departId, permissionIds: `${sys.key},${pos.key}` })).toMatchObject({ success: true });
+  const u = `drole${stamp}`;
+  await createUser(request, admin, u, { selecteddeparts: departId });
+  const roleName = `课程组${stamp}`;
+
+  await openMenu(page, '系统管理', '部门管理');
+  await page.locator('.ant-table-row', { hasText: '某某大学' }).first().locator('.ant-table-row-expand-icon').click();
+  const row = page.locator('.ant-table-row', { hasText: '计算机学院' }).first();
+  await rowAction(page, row, '部门设置');
+  const drawer = page.locator('.ant-drawer:visible').first();
+  await drawer.getByRole('tab', { name: '部门角色' }).click();
+  const roles = drawer.getByTestId('depart-roles');
+  await roles.getByRole('button', { name: /新\s*增/ }).click();
+  const form = page.getByRole('dialog', { name: '新增部门角色' });
+  await form.getByLabel('部门角色名称').fill(roleName);
+  await form.getByLabel('部门角色编码').fill(`cg_${stamp}`);
+  await form.getByRole('button', { name: /确\s*定|OK/ }).click();
+  const roleRow = roles.locator('.ant-table-row', { hasText: roleName });
+  await expect(roleRow).toHaveCount(1);
+  await page.screenshot({ path: test.info().outputPath('depart-roles.png') });
+
+  // 授权: only the department's permissions are offered.
+  await roleRow.getByText('授权', { exact: true }).click();
+  const assign = page.getByTestId('permission-tree-assign');
+  await expect(assign.locator('.ant-tree-title')).toHaveText(['系统管理', '职务管理']);
+  await page.screenshot({ path: test.info().outputPath('depart-role-grant.png') });
+  await assign.locator('.ant-tree-treenode', { hasText: '职务管理' }).locator('.ant-tree-checkbox').click();
+  await assign.getByRole('button', { name: '保存并关闭' }).click();
+  await expect(page.getByText('保存成功！').first()).toBeVisible();
+  await expect(assign).toHaveCount(0);
+
+  // 分配部门角色 to the user on 部门用户.
+  await drawer.getByRole('tab', { name: '部门用户' }).click();
+  await drawer.getByPlaceholder('用户账号').fill(u);
+  await drawer.getByPlaceholder('用户账号').press('Enter');
+  const userRow = drawer.locator('.ant-table-row', { hasText: u });
+  await expect(userRow).toHaveCount(1);
+  await userRow.getByText('分配部门角色').click();
+  const dlg = page.getByRole('dialog', { name: /分配部门角色/ });
+  const box = dlg.getByLabel(roleName);
+  // A click during the dialog's opening animation can be lost on a loaded machine: click until checked.
+  await expect(async () => {
+    if (!(await box.isChecked())) await box.click();
+    await expect(box).toBeChecked({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await page.screenshot({ path: test.info().outputPath('depart-role-assign.png') });
+  await dlg.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(dlg).toHaveCount(0);
+
+  // The user signs in and sees 职务管理.
+  const userCtx = await browser.newContext();
+  const up = await userCtx.newPage();
+  await login(up, u, { password: PASSWORD });
+  await openMenu(up, '系统管理', '职务管理');
+  await expect(up.locator('.ant-table').first()).toBeVisible();
+  await userCtx.close();
+});

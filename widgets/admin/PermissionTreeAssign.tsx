@@ -14,7 +14,11 @@ export interface PermissionTreeAssignProps {
   record?: { id?: string };
   onClose?: () => void;
   onDone?: () => void;
+  /** Other calls with the same shapes (department roles); default: the role calls of /sys/permission. */
+  urls?: { tree: string; treeParams?: Record<string, unknown>; current: string; save: string };
 }
+
+const ROLE_URLS = { tree: '/sys/permission/queryTreeList', current: '/sys/permission/queryRolePermission', save: '/sys/permission/saveRolePermission' };
 
 /** Parent of every key, and every key below a key. */
 function index(nodes: PermNode[], parent: Map<string, string> = new Map(), below: Map<string, string[]> = new Map(), up?: string) {
@@ -29,20 +33,23 @@ function index(nodes: PermNode[], parent: Map<string, string> = new Map(), below
 const toData = (nodes: PermNode[]): DataNode[] => nodes.map((n) => ({ key: n.key, title: n.title, children: n.children ? toData(n.children) : undefined }));
 
 /** 角色授权: a checkable tree of menus and buttons saved with /sys/permission/saveRolePermission. */
-export function PermissionTreeAssign({ record, onClose, onDone }: PermissionTreeAssignProps) {
+export function PermissionTreeAssign({ record, onClose, onDone, urls = ROLE_URLS }: PermissionTreeAssignProps) {
   const { message } = App.useApp();
   const [tree, setTree] = useState<DataNode[] | null>(null);
   const [idx, setIdx] = useState(() => index([]));
   const [all, setAll] = useState<string[]>([]);
   const [checked, setChecked] = useState<string[]>([]);
+  const [last, setLast] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
   const roleId = String(record?.id ?? '');
+  const { tree: treeUrl, current: currentUrl, save: saveUrl } = urls;
+  const treeParams = JSON.stringify(urls.treeParams ?? {});
 
   useEffect(() => {
     let live = true;
     void Promise.all([
-      http.get<{ treeList: PermNode[]; ids: string[] }>('/sys/permission/queryTreeList'),
-      http.get<string[]>('/sys/permission/queryRolePermission', { roleId }),
+      http.get<{ treeList: PermNode[]; ids: string[] }>(treeUrl, JSON.parse(treeParams) as Record<string, unknown>),
+      http.get<string[]>(currentUrl, { roleId }),
     ]).then(([t, r]) => {
       if (!live) return;
       if (!t.success) message.warning(t.message);
@@ -51,17 +58,19 @@ export function PermissionTreeAssign({ record, onClose, onDone }: PermissionTree
       setIdx(index(t.result?.treeList ?? []));
       setAll(t.result?.ids ?? []);
       setChecked(r.result ?? []);
+      setLast(r.result ?? []);
     });
     return () => {
       live = false;
     };
-  }, [roleId, message]);
+  }, [roleId, message, treeUrl, treeParams, currentUrl]);
 
   const save = async (close: boolean) => {
     setSaving(true);
     try {
-      const r = await http.post('/sys/permission/saveRolePermission', { roleId, permissionIds: checked.join(',') });
+      const r = await http.post(saveUrl, { roleId, permissionIds: checked.join(','), lastpermissionIds: last.join(',') });
       if (!r.success) return void message.warning(r.message);
+      setLast(checked);
       message.success(r.message || '保存成功！');
       onDone?.();
       if (close) onClose?.();

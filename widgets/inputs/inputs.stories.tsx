@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Button } from 'antd';
 import { Controlled } from '../story-util';
+import { DialogWidgetsDemo } from './DialogWidgetsDemo';
 import { JSlider } from './JSlider';
 import { JPrompt } from './JPrompt';
 import { JEllipsis } from './JEllipsis';
@@ -59,3 +60,6 @@ export const SubTablePopover: S = {
     );
   },
 };
+
+/** The demo page body of schemas/pages/demo/widgets/dialogs.json. */
+export const DialogsDemoPage: S = { render: () => <DialogWidgetsDemo /> };

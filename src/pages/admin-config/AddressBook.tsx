@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Card, Col, Empty, Input, Row, Spin, Table, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { http } from '@/http/client';
@@ -17,21 +17,25 @@ export function AddressBook({ listUrl = '/sys/address/list' }: { listUrl?: strin
   const [total, setTotal] = useState(0);
   const [page, setPage] = useState({ current: 1, size: 10 });
   const [loading, setLoading] = useState(false);
+  const seq = useRef(0);
 
   useEffect(() => {
     void http.get<Node[]>('/sys/sysDepart/queryTreeList').then((r) => setTree(r.success ? toData(r.result) : []));
   }, []);
 
   const load = useCallback(async () => {
+    const mine = ++seq.current;
     setLoading(true);
     try {
       const r = await http.get<{ records: Person[]; total: number }>(listUrl, { orgCode, realname: name || undefined, pageNo: page.current, pageSize: page.size });
+      // Only the latest request's answer is shown (a slow earlier one must not overwrite it).
+      if (mine !== seq.current) return;
       if (r.success) {
         setRows(r.result.records);
         setTotal(Number(r.result.total));
       }
     } finally {
-      setLoading(false);
+      if (mine === seq.current) setLoading(false);
     }
   }, [listUrl, orgCode, name, page]);
 

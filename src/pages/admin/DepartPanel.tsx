@@ -3,6 +3,7 @@ import { App, Button, Descriptions, Space, Spin, Tabs, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { http } from '@/http/client';
 import { RelationUsers } from './RelationUsers';
+import { DepartRoles, DeptRoleAssign } from './DepartRoles';
 
 type Row = Record<string, unknown>;
 interface PermNode {
@@ -73,7 +74,26 @@ function DepartPermission({ departId }: { departId: string }) {
   );
 }
 
-/** The department screen's panel for one department: 基本信息, 部门权限, 部门用户. */
+/** The department users with 分配部门角色 per user. */
+function DepartUsers({ departId }: { departId: string }) {
+  const [assigning, setAssigning] = useState<Row | null>(null);
+  return (
+    <>
+      <RelationUsers
+        listUrl="/sys/user/departUserList"
+        params={{ depId: departId }}
+        addUrl="/sys/user/editSysDepartWithUser"
+        addBody={(ids) => ({ depId: departId, userIdList: ids })}
+        removeUrl="/sys/user/deleteUserInDepartBatch"
+        removeParams={(ids) => ({ depId: departId, userIds: ids.join(',') })}
+        rowActions={(u) => <a onClick={() => setAssigning(u)}>分配部门角色</a>}
+      />
+      <DeptRoleAssign departId={departId} user={assigning} onClose={() => setAssigning(null)} />
+    </>
+  );
+}
+
+/** The department screen's panel for one department: 基本信息, 部门权限, 部门角色, 部门用户. */
 export function DepartPanel({ record }: { record?: Row }) {
   const id = String(record?.id ?? '');
   const r = record ?? {};
@@ -98,20 +118,8 @@ export function DepartPanel({ record }: { record?: Row }) {
           ),
         },
         { key: 'permission', label: '部门权限', children: <DepartPermission departId={id} /> },
-        {
-          key: 'users',
-          label: '部门用户',
-          children: (
-            <RelationUsers
-              listUrl="/sys/user/departUserList"
-              params={{ depId: id }}
-              addUrl="/sys/user/editSysDepartWithUser"
-              addBody={(ids) => ({ depId: id, userIdList: ids })}
-              removeUrl="/sys/user/deleteUserInDepartBatch"
-              removeParams={(ids) => ({ depId: id, userIds: ids.join(',') })}
-            />
-          ),
-        },
+        { key: 'roles', label: '部门角色', children: <DepartRoles departId={id} /> },
+        { key: 'users', label: '部门用户', children: <DepartUsers departId={id} /> },
       ]}
     />
   );

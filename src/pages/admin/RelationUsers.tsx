@@ -17,6 +17,8 @@ export interface RelationUsersProps {
   removeUrl: string;
   removeParams: (userIds: string[]) => Record<string, unknown>;
   onChanged?: () => void;
+  /** More row actions before 取消关联. */
+  rowActions?: (row: Row) => React.ReactNode;
 }
 
 const STATUS: Record<string, [string, string]> = { '1': ['正常', 'green'], '2': ['冻结', 'red'] };
@@ -85,11 +87,14 @@ export function RelationUsers(p: RelationUsersProps) {
       },
     },
     {
-      title: '操作', key: 'action', width: 100, align: 'center',
+      title: '操作', key: 'action', width: p.rowActions ? 200 : 100, align: 'center',
       render: (_: unknown, r: Row) => (
-        <Popconfirm title="确定取消关联吗?" onConfirm={() => void remove([String(r.id)])}>
-          <a>取消关联</a>
-        </Popconfirm>
+        <Space size="middle">
+          {p.rowActions?.(r)}
+          <Popconfirm title="确定取消关联吗?" onConfirm={() => void remove([String(r.id)])}>
+            <a>取消关联</a>
+          </Popconfirm>
+        </Space>
       ),
     },
   ];
