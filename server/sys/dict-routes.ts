@@ -4,8 +4,8 @@ import type { ServerContext } from '../context.js';
 import { BizError, ok } from '../http/envelope.js';
 import { allFields, columnOf, type EntityField, type EntitySchema } from '../crud/entity-types.js';
 import { escapeLike } from '../crud/query.js';
-import { defineEntityHooks, type EntityQuery } from '../crud/hooks.js';
-import { allDictItems, type DictModel } from './dict-service.js';
+import { defineEntityHooks, type EntityQuery, type HookContext } from '../crud/hooks.js';
+import { allDictItems, clearDictCache, type DictModel } from './dict-service.js';
 
 type Q = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
@@ -236,8 +236,14 @@ export async function registerDictRoutes(api: FastifyInstance, ctx: ServerContex
   });
 
   api.get('/sys/dict/queryAllDictItems', user, async () => ok(await allDictItems(ctx.db)));
-  // Dictionaries are read from the database on every call: there is no server cache to clear.
-  api.get('/sys/dict/refleshCache', user, async () => ok('刷新缓存完成！', '刷新缓存完成！'));
+  api.get('/sys/dict/refleshCache', user, async () => {
+    clearDictCache(ctx.db);
+    return ok('刷新缓存完成！', '刷新缓存完成！');
+  });
+  // A dictionary or item written through the CRUD engine is visible on the next request of this process.
+  const forget = { afterSave: (h: HookContext) => clearDictCache(h.ctx.db), beforeDelete: (h: HookContext) => clearDictCache(h.ctx.db) };
+  defineEntityHooks('sys_dict', forget, 'dict-cache');
+  defineEntityHooks('sys_dict_item', forget, 'dict-cache');
 
   // Category tree (sys_category): roots have pid '0'.
   const category = () => {

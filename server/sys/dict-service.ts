@@ -10,9 +10,28 @@ export interface DictModel {
 
 /**
  * Every enabled item of every system dictionary, keyed by dictionary code, in sort order — the
- * `sysAllDictItems` of the login answer and of `queryAllDictItems`.
+ * `sysAllDictItems` of the login answer and of `queryAllDictItems`. Read on every list page, so it
+ * is cached per database for DICT_CACHE_MS; writes through the CRUD engine (and 刷新缓存) clear it at
+ * once in this process, another server process sees a change within DICT_CACHE_MS.
  */
-export async function allDictItems(db: DB): Promise<Record<string, DictModel[]>> {
+export function allDictItems(db: DB): Promise<Record<string, DictModel[]>> {
+  const hit = cache.get(db);
+  if (hit && Date.now() - hit.at < DICT_CACHE_MS) return hit.value;
+  const value = loadDictItems(db);
+  cache.set(db, { at: Date.now(), value });
+  value.catch(() => cache.delete(db));
+  return value;
+}
+
+export const DICT_CACHE_MS = 3000;
+const cache = new WeakMap<DB, { at: number; value: Promise<Record<string, DictModel[]>> }>();
+
+/** Forgets the cached dictionaries (after a dictionary write, or 刷新缓存). */
+export function clearDictCache(db: DB): void {
+  cache.delete(db);
+}
+
+async function loadDictItems(db: DB): Promise<Record<string, DictModel[]>> {
   const rows = await db
     .selectFrom('sys_dict_item as i')
     .innerJoin('sys_dict as d', 'd.id', 'i.dict_id')

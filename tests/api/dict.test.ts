@@ -23,6 +23,18 @@ describe('dictionaries', () => {
     expect((await get('sys/dict/getDictText/sex/2')).result).toBe('女');
   });
 
+  it('shows a dictionary change at once: CRUD writes clear the cache, 刷新缓存 picks up direct changes', async () => {
+    const items = await get('sys/dictItem/list?pageSize=50&dictId=' + (await get('sys/dict/list?dictCode=sex')).result.records[0].id);
+    const female = items.result.records.find((i: { itemValue: string }) => i.itemValue === '2');
+    expect((await get('sys/dict/getDictText/sex/2')).result).toBe('女');
+    expect((await (await s.put('sys/dictItem/edit', { ...female, itemText: '女性' }, admin)).json()).success).toBe(true);
+    expect((await get('sys/dict/getDictText/sex/2')).result).toBe('女性');
+    // A change made behind the engine's back (e.g. another tool) shows after 刷新缓存.
+    await s.running.ctx.db.updateTable('sys_dict_item').set({ item_text: '女' }).where('id', '=', female.id).execute();
+    expect((await get('sys/dict/refleshCache')).message).toBe('刷新缓存完成！');
+    expect((await get('sys/dict/queryAllDictItems')).result.sex.find((i: { value: string }) => i.value === '2').text).toBe('女');
+  });
+
   it('serves declared table dictionaries only, and refuses SQL conditions', async () => {
     const ok = await get('sys/dict/getDictItems/sys_depart,depart_name,org_code');
     expect(ok.success).toBe(true);
