@@ -48,7 +48,8 @@ describe('cron model', () => {
     expect(formatCron(m)).toBe('0 0 0 ? * 2 *');
     m = changePart(m, 'day', parsePart('day', 'L'));
     expect(formatCron(m)).toBe('0 0 0 L * ? *');
-    expect(formatCron(defaultModel())).toBe('* * * * * ? ?');
+    expect(formatCron(defaultModel())).toBe('* * * * * ?'); // an unset year is omitted (Quartz has no ? there)
+    expect(formatCron(parseCron('0 0 12 * * ? 2030'))).toBe('0 0 12 * * ? 2030');
   });
 
   it('previews the next 10 runs, year ignored, Quartz weekdays', () => {

@@ -136,8 +136,10 @@ export function parseCron(expr: string | undefined): CronModel {
   return Object.fromEntries(CRON_FIELDS.map((f, i) => [f, parsePart(f, parts[i])])) as CronModel;
 }
 
+/** Quartz has no `?` for the year: a year left unset is simply omitted (a six-part expression). */
 export function formatCron(model: CronModel): string {
-  return CRON_FIELDS.map((f) => formatPart(f, model[f])).join(' ');
+  const fields = model.year.mode === 'unset' ? CRON_FIELDS.slice(0, 6) : CRON_FIELDS;
+  return fields.map((f) => formatPart(f, model[f])).join(' ');
 }
 
 const isSet = (p: CronPart) => p.mode !== 'every' && p.mode !== 'unset';
