@@ -1,6 +1,6 @@
-import { Image, Tag } from 'antd';
+import { Image, message, Tag } from 'antd';
 import { registerWidget } from '@widgets/registry';
-import { API_BASE } from '@/http/client';
+import { fileUrl, http } from '@/http/client';
 
 /**
  * Simple cell renderers (column `widget`), registered by name. Each receives `value`, `record`
@@ -9,27 +9,27 @@ import { API_BASE } from '@/http/client';
 type CellProps = { value: unknown; record: Record<string, unknown> };
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
-const fileUrl = (p: string) => (/^(https?:|data:|blob:)/.test(p) ? p : `${API_BASE}/sys/common/static/${p.replace(/^\/+/, '')}`);
 
 function TagCell({ value, colors }: CellProps & { colors?: Record<string, string> }) {
   const s = str(value);
   return s ? <Tag color={colors?.[s]}>{s}</Tag> : null;
 }
 
-function ImageCell({ value }: CellProps) {
+/** The first stored image; a record whose `fileType` says it is no image shows 非图片. */
+function ImageCell({ value, record }: CellProps) {
   const first = str(value).split(',')[0];
-  return first ? <Image src={fileUrl(first)} height={32} alt="" /> : <span>无图片</span>;
+  if (!first) return <span>无图片</span>;
+  if (record.fileType && !str(record.fileType).startsWith('image/')) return <span style={{ color: 'rgba(0,0,0,.45)' }}>非图片</span>;
+  return <Image src={fileUrl(first)} height={32} alt={str(record.fileName)} preview={{ mask: '预览' }} />;
 }
 
-function FileCell({ value }: CellProps) {
+/** Downloads the first stored file under the record's `fileName` (the stored name is a random one). */
+function FileCell({ value, record }: CellProps) {
   const first = str(value).split(',')[0];
-  return first ? (
-    <a href={fileUrl(first)} target="_blank" rel="noreferrer">
-      下载
-    </a>
-  ) : (
-    <span>无文件</span>
-  );
+  if (!first) return <span>无文件</span>;
+  const name = str(record.fileName) || first.split('/').pop()!;
+  const save = () => http.download(`/sys/common/static/${first.split('/').map(encodeURIComponent).join('/')}`, undefined, name).catch((e: Error) => message.error(e.message));
+  return <a onClick={() => void save()}>下载</a>;
 }
 
 function YesNoCell({ value }: CellProps) {

@@ -88,13 +88,11 @@ WIDGETS.DepartPanel = [() => import('@/pages/admin/DepartPanel'), 'DepartPanel']
 WIDGETS.RoleDataRule = [() => import('@/pages/admin/RoleDataRule'), 'RoleDataRule'];
 for (const n of ['RoleUsers', 'DepartPanel', 'RoleDataRule']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
-// Configuration screens of issue 5 (src/pages/admin-config): address book, job runs, data-log comparison, stored-file cells.
+// Configuration screens of issue 5 (src/pages/admin-config): address book, job runs, data-log comparison.
 WIDGETS.AddressBook = [() => import('@/pages/admin-config/AddressBook'), 'AddressBook'];
 WIDGETS.JobRunHistory = [() => import('@/pages/admin-config/JobRunHistory'), 'JobRunHistory'];
 WIDGETS.DataLogCompare = [() => import('@/pages/admin-config/DataLogCompare'), 'DataLogCompare'];
-WIDGETS.StoredImageCell = [() => import('@/pages/admin-config/FileCells'), 'StoredImageCell'];
-WIDGETS.StoredFileDownload = [() => import('@/pages/admin-config/FileCells'), 'StoredFileDownload'];
-for (const n of ['AddressBook', 'JobRunHistory', 'DataLogCompare', 'StoredImageCell', 'StoredFileDownload']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
+for (const n of ['AddressBook', 'JobRunHistory', 'DataLogCompare']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
 // Demo page body of the dialog widgets (schemas/pages/demo/widgets/dialogs.json).
 WIDGETS.DialogWidgetsDemo = [() => import('./inputs/DialogWidgetsDemo'), 'DialogWidgetsDemo'];

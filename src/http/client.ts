@@ -34,6 +34,18 @@ declare module 'axios' {
   }
 }
 
+/**
+ * The browser URL of a stored file (`/sys/common/static/<path>`) for `<img src>` and links, which
+ * cannot send headers: it carries the session token as `?token=` (docs/decisions.md). Absolute,
+ * data and blob URLs pass through. Never store its result (it holds the token).
+ */
+export function fileUrl(path: string): string {
+  if (/^(https?:|data:|blob:)/.test(path)) return path;
+  const token = getDefaultStore().get(tokenAtom);
+  const url = `${API_BASE}/sys/common/static/${path.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/')}`;
+  return token ? `${url}?token=${encodeURIComponent(token)}` : url;
+}
+
 export const axiosInstance = axios.create({ baseURL: API_BASE, timeout: REQUEST_TIMEOUT });
 
 axiosInstance.interceptors.request.use((config) => {

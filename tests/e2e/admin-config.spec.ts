@@ -115,7 +115,9 @@ test('file storage: upload, image preview, download and delete', async ({ page }
   await expect(page.locator('.ant-message')).toContainText('上传成功！共1个文件');
   const file = row(page, '听课现场.png');
   await expect(file.locator('img')).toBeVisible();
-  await expect(file.locator('img')).toHaveAttribute('src', /^blob:/);
+  await expect(file.locator('img')).toHaveAttribute('src', /\/sys\/common\/static\/.*[?]token=/);
+  // The preview really loads (the static route needs the session; <img> sends it as ?token=).
+  await expect.poll(() => file.locator('img').evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0);
   await shot(page, 'files');
   const download = page.waitForEvent('download');
   await file.getByText('下载', { exact: true }).click();

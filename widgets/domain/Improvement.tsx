@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, App, Button, Descriptions, Empty, Form, Input, InputNumber, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
-import { http } from '@/http/client';
-import { JUpload, fileUrl } from '../upload/JUpload';
+import { fileUrl, http } from '@/http/client';
+import { JUpload } from '../upload/JUpload';
 
 /**
  * Improvement tasks and subtasks (DESIGN §4) in list-page `widget` actions: one transition with its

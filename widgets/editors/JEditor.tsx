@@ -3,7 +3,7 @@ import ReactQuill from 'react-quill-new';
 import 'react-quill-new/dist/quill.snow.css';
 import { message } from 'antd';
 import { http } from '@/http/client';
-import { fileUrl, UPLOAD_URL } from '../upload/JUpload';
+import { storedFileUrl, UPLOAD_URL } from '../upload/JUpload';
 
 export const EDITOR_HEIGHT = 300;
 
@@ -39,7 +39,7 @@ export function JEditor({ value, onChange, height = EDITOR_HEIGHT, disabled, pla
               if (!r.success) return void message.error(r.message || '上传失败');
               const q = ref.current?.getEditor();
               const at = q?.getSelection(true)?.index ?? q?.getLength() ?? 0;
-              q?.insertEmbed(at, 'image', fileUrl(r.message), 'user');
+              q?.insertEmbed(at, 'image', storedFileUrl(r.message), 'user');
             };
             input.click();
           },

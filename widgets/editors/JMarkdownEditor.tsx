@@ -4,7 +4,7 @@ import * as cn from '@uiw/react-md-editor/commands-cn';
 import '@uiw/react-md-editor/markdown-editor.css';
 import { message } from 'antd';
 import { http } from '@/http/client';
-import { fileUrl, UPLOAD_URL } from '../upload/JUpload';
+import { storedFileUrl, UPLOAD_URL } from '../upload/JUpload';
 
 export const MD_MIN_HEIGHT = 200;
 export const MD_DEFAULT_HEIGHT = 300;
@@ -49,7 +49,7 @@ export function JMarkdownEditor({ value, onChange, height = MD_DEFAULT_HEIGHT, b
     form.append('biz', bizPath);
     const r = await http.upload(UPLOAD_URL, form);
     if (!r.success) return void message.error(r.message || '上传失败');
-    apiRef.current?.replaceSelection(`![${file.name}](${fileUrl(r.message)})`);
+    apiRef.current?.replaceSelection(`![${file.name}](${storedFileUrl(r.message)})`);
   };
   return (
     <div data-color-mode="light" className="j-markdown">

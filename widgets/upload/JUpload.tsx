@@ -1,13 +1,14 @@
 import { useEffect, useReducer, useRef } from 'react';
 import { Button, Image, message, Progress, Space, Tooltip, Upload } from 'antd';
 import { DeleteOutlined, LeftOutlined, PlusOutlined, RightOutlined, UploadOutlined } from '@ant-design/icons';
-import { API_BASE, http } from '@/http/client';
+import { API_BASE, fileUrl, http } from '@/http/client';
 import { canAddFile, filesFromValue, isImageFile, UPLOAD_DEFAULT_BIZ, UPLOAD_DEFAULT_TEXT, uploadReducer, uploadValue, type UploadEvent, type UploadFile } from '../logic/upload';
 import { moveImage } from '../logic/inputs';
 
 export const UPLOAD_URL = '/sys/common/upload';
 /** Public URL of a stored path. */
-export const fileUrl = (path: string) => (/^https?:\/\//.test(path) ? path : `${API_BASE}/sys/common/static/${path}`);
+/** Stored content (editors) keeps the plain path URL; previews use `fileUrl` (with the session token). */
+export const storedFileUrl = (path: string) => (/^https?:\/\//.test(path) ? path : `${API_BASE}/sys/common/static/${path}`);
 
 export interface JUploadProps {
   /** Comma-joined stored paths. */

@@ -1,7 +1,7 @@
 import { Avatar, Card, Col, Descriptions, Empty, List, Result, Row, Spin, Tabs, Tag } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
-import { fileUrl } from '@widgets/upload/JUpload';
+import { fileUrl } from '@/http/client';
 import { JDictTag } from '@widgets/dict/JDictSelectTag';
 import { useAccount } from './useAccount';
 
