@@ -46,6 +46,19 @@ export function fileUrl(path: string): string {
   return token ? `${url}?token=${encodeURIComponent(token)}` : url;
 }
 
+/** Stored rich text keeps plain file paths; for display its images get the session token (see fileUrl). */
+export function withFileTokens(html: string): string {
+  const prefix = `${API_BASE}/sys/common/static/`;
+  return html.replace(/(\ssrc=")([^"?]+)"/g, (m, attr: string, src: string) => {
+    if (!src.startsWith(prefix)) return m;
+    try {
+      return `${attr}${fileUrl(decodeURIComponent(src.slice(prefix.length)))}"`;
+    } catch {
+      return m; // a malformed escape: leave the link as it is
+    }
+  });
+}
+
 export const axiosInstance = axios.create({ baseURL: API_BASE, timeout: REQUEST_TIMEOUT });
 
 axiosInstance.interceptors.request.use((config) => {

@@ -3,7 +3,7 @@ import { Badge, Button, Empty, List, Modal, Popover, Tabs, Tag } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useAtomValue } from 'jotai';
 import { useNavigate } from 'react-router-dom';
-import { API_BASE, http } from '@/http/client';
+import { API_BASE, http, withFileTokens } from '@/http/client';
 import { tokenAtom, userInfoAtom } from '@/session/store';
 
 /** One item of listByUser (JeecgBoot field names, `titile` sic). */
@@ -112,7 +112,7 @@ export function NoticeDetail({ notice, onClose }: { notice: Notice; onClose: () 
           <span>发布时间：{notice.sendTime ?? ''}</span>
         </div>
         {/* The body is sanitised by the server when it is saved (xss whitelist). */}
-        <div className="notice-body" dangerouslySetInnerHTML={{ __html: notice.msgContent ?? '' }} />
+        <div className="notice-body" dangerouslySetInnerHTML={{ __html: withFileTokens(notice.msgContent ?? '') }} />
       </div>
     </Modal>
   );

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getDefaultStore } from 'jotai';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { axiosInstance, http, REQUEST_TIMEOUT, setLowAppIdSource } from '@/http/client';
+import { axiosInstance, fileUrl, http, REQUEST_TIMEOUT, setLowAppIdSource, withFileTokens } from '@/http/client';
 import { tenantAtom, tokenAtom } from '@/session/store';
 import { afterLoginTarget, loginOutcome } from '@/session/actions';
 
@@ -43,6 +43,18 @@ describe('HTTP client (SPEC §7)', () => {
     setLowAppIdSource(() => 'app7');
     await http.get('/x');
     expect(seen[0]!.headers['X-Low-App-ID']).toBe('app7');
+  });
+});
+
+describe('stored-file URLs', () => {
+  it('add the session token for previews, and only to our own static paths in rich text', () => {
+    getDefaultStore().set(tokenAtom, 'tok en');
+    expect(fileUrl('temp/a b.png')).toBe('/jeecg-boot/sys/common/static/temp/a%20b.png?token=tok%20en');
+    expect(fileUrl('https://x.org/a.png')).toBe('https://x.org/a.png');
+    const html = '<p><img src="/jeecg-boot/sys/common/static/jeditor/x.png"><img src="https://x.org/y.png"><img src="/jeecg-boot/sys/common/static/%E0%A4%A"></p>';
+    expect(withFileTokens(html)).toBe('<p><img src="/jeecg-boot/sys/common/static/jeditor/x.png?token=tok%20en"><img src="https://x.org/y.png"><img src="/jeecg-boot/sys/common/static/%E0%A4%A"></p>');
+    getDefaultStore().set(tokenAtom, '');
+    expect(fileUrl('temp/a.png')).toBe('/jeecg-boot/sys/common/static/temp/a.png');
   });
 });
 
