@@ -276,6 +276,7 @@ test('a department role: created, granted a menu within the department\'s permis
   const form = page.getByRole('dialog', { name: '新增部门角色' });
   await form.getByLabel('部门角色名称').fill(roleName);
   await form.getByLabel('部门角色编码').fill(`cg_${stamp}`);
+  await page.screenshot({ path: test.info().outputPath('depart-role-form.png') });
   await form.getByRole('button', { name: /确\s*定|OK/ }).click();
   const roleRow = roles.locator('.ant-table-row', { hasText: roleName });
   await expect(roleRow).toHaveCount(1);

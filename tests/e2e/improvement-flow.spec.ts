@@ -108,7 +108,7 @@ async function drawerAction(page: Page, rowText: string, label: string, fill: Re
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 test('an improvement task raised from a flagged record is walked to closure on the screens by leader, secretary and teacher', async ({ page, browser, baseURL }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(540_000);
   const sup = await reader(baseURL!, 'supervisor');
   const tch = await reader(baseURL!, 'teacher');
   const leader = await reader(baseURL!, 'leader');

@@ -67,12 +67,12 @@ export function DepartRoles({ departId }: { departId: string }) {
   };
 
   const columns: ColumnsType<Row> = [
-    { title: '部门角色名称', dataIndex: 'roleName', width: 160 },
-    { title: '部门角色编码', dataIndex: 'roleCode', width: 160 },
+    { title: '部门角色名称', dataIndex: 'roleName', width: 130, ellipsis: true },
+    { title: '部门角色编码', dataIndex: 'roleCode', width: 130, ellipsis: true },
     { title: '描述', dataIndex: 'description', ellipsis: true },
-    { title: '创建时间', dataIndex: 'createTime', width: 170 },
+    { title: '创建时间', dataIndex: 'createTime', width: 160 },
     {
-      title: '操作', key: 'action', width: 170, align: 'center',
+      title: '操作', key: 'action', width: 150, align: 'center',
       render: (_: unknown, r: Row) => (
         <Space size="middle">
           <a onClick={() => open(r)}>编辑</a>
