@@ -551,7 +551,12 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
           <Dropdown
             menu={{
               items: batch.map((a) => ({ key: a.key, label: a.label, disabled: a.denied, icon: a.type === 'batchDelete' ? <DeleteOutlined /> : undefined })),
-              onClick: ({ key }) => void runAction(batch.find((a) => a.key === key)!),
+              onClick: ({ key }) => {
+                  const a = batch.find((x) => x.key === key)!;
+                  // A batch action with `confirm` asks first, like a row action does (batchDelete asks in runAction).
+                  if (a.confirm && a.type !== 'batchDelete') modal.confirm({ title: '确认操作', content: a.confirm, onOk: () => runAction(a) });
+                  else void runAction(a);
+                },
             }}
           >
             <Button>
@@ -623,7 +628,10 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
             }}
           />
         )}
-        {panel && <WidgetPanel action={panel.action} record={panel.record} onClose={() => setPanel(null)} onDone={() => void load()} />}
+        {panel && (
+          // Closing a widget drawer refreshes the list: the widget may have changed rows (e.g. 回收站 restores users).
+          <WidgetPanel action={panel.action} record={panel.record} onClose={() => { setPanel(null); void load(); }} onDone={() => void load()} />
+        )}
         {importing && urls.importExcel && (
           <ImportModal
             url={urls.importExcel}
