@@ -8,7 +8,8 @@ import { BizError, ok } from '../http/envelope.js';
 import { newId, now } from '../util.js';
 import { applicableIndexSet, getTerm, loadIndexSet } from './base.js';
 import { notifyDomain } from './notify.js';
-import { nextNo } from './numbering.js';
+import { RECORD_NO_RULE } from './numbering.js';
+import { nextNumber } from '../crud/fill-rule.js';
 import { gradeOf, RuleError, scoreRecord, weekdayOf, weekOf, type ScoreInput } from './rules.js';
 import { recordVisibility, scopeOf, subtree } from './scope.js';
 
@@ -99,7 +100,7 @@ async function beforeSave(h: HookContext, row: Row, mode: 'add' | 'edit', old: R
   row.totalScore = scores.size ? Math.round(total * 100) / 100 : null;
   row.grade = scores.size === set.leaves.length ? gradeOf(total, set.bands).grade : null;
   if (submitting) Object.assign(row, { status: 'SUBMITTED', submitTime: now(), returnReason: null });
-  if (mode === 'add') row.recordNo = await nextNo(h.db, `TK${term.code.replace(/-/g, '')}`, 5);
+  if (mode === 'add') row.recordNo = await nextNumber(h.ctx, RECORD_NO_RULE.rule_code, h.db, RECORD_NO_RULE);
   pending.set(row, { scores, submitted: submitting });
 }
 

@@ -63,7 +63,9 @@ describe('lecture records', () => {
     expect(got.grade).toBe(expected >= 90 ? 'EXCELLENT' : expected >= 80 ? 'GOOD' : 'MEDIUM');
     expect(got.status).toBe('SUBMITTED');
     expect(got.teacherId).toBe(who.teacher!.id);
-    expect(got.recordNo).toMatch(/^TK\d{9}\d{5}$/);
+    // Numbered by the fill rule lecture_record_no (TK + date + 4 digits), which 填值规则 shows and edits.
+    const rule = await db().selectFrom('sys_fill_rule').selectAll().where('rule_code', '=', 'lecture_record_no').executeTakeFirstOrThrow();
+    expect(got.recordNo).toBe(`TK${rule.current_period}${String(rule.current_seq).padStart(4, '0')}`);
     expect(got.indexScoreList).toHaveLength(leaves.length);
     const after = (await call('get', `/supervisor/report/frequency?termId=${termId}`, 'supervisor')).result.find((x: any) => x.userId === who.supervisor!.id);
     expect(after.actual).toBe(before.actual + 1);
