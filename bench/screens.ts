@@ -70,7 +70,7 @@ async function fixtures(target: Target) {
 }
 
 export async function benchScreens(): Promise<{ label: string; figures: Figure[] }> {
-  const target = prepareData(22_000); // scale 10
+  const target = prepareData(22_000, ''); // scale 10, always embedded PGlite (not BENCH_DATABASE_URL)
   const fx = await fixtures(target);
   log(`screens bench on ${fx.records} lecture records, ${fx.tasks} improvement tasks`);
   const server = await startServer(target, PORT);

@@ -1,5 +1,5 @@
 import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space, Table, Tooltip } from 'antd';
+import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Drawer, Dropdown, Form, Input, InputNumber, Popover, Row, Select, Space, Table } from 'antd';
 import type { TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
@@ -12,6 +12,8 @@ import { filterActions } from './permissions';
 import { urlsOf, useSessionScope } from './scope';
 import { dictText, useDicts, type DictOption } from './dict';
 import type { ActionSchema, ColumnSchema, PageSchema, QueryFieldSchema } from './types';
+import { ListQueryContext } from './listQuery';
+import { LazyDropdown, LazyPopconfirm, LazyTooltip } from './LazyOverlay';
 import './cells';
 import '@widgets/index';
 
@@ -37,6 +39,12 @@ function WidgetPanel({ action, record, onClose, onDone }: { action: ActionSchema
       {W ? <W record={record} onClose={onClose} onDone={onDone} {...action.widgetProps} /> : <Alert type="error" message={`未注册的组件：${action.widget}`} />}
     </Drawer>
   );
+}
+
+/** `header`: a registered widget above the table with `{...widgetProps, query}`. */
+function ListHeader({ header, query }: { header: NonNullable<PageSchema['header']>; query: Record<string, unknown> }) {
+  const W = getWidget(header.widget);
+  return W ? <W {...header.widgetProps} query={query} /> : <Alert type="error" style={{ marginBottom: 16 }} message={`未注册的组件：${header.widget}`} />;
 }
 
 /** The standard actions a list page gets when its schema lists none. */
@@ -177,9 +185,9 @@ function renderCell(c: ColumnSchema, dicts: Record<string, DictOption[]>): ((v: 
   return (v, r) => {
     const s = text(v, r);
     return s.length > limit ? (
-      <Tooltip title={s}>
+      <LazyTooltip title={s}>
         <span>{s.slice(0, limit)}…</span>
-      </Tooltip>
+      </LazyTooltip>
     ) : (
       s
     );
@@ -279,11 +287,15 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     return { key: JSON.stringify(q), p };
   });
   const firstUsed = useRef(false);
+  // `header` widgets start after the first list request has answered: the rows come first.
+  const [listed, setListed] = useState(false);
+  const listParams = useMemo(() => ({ ...fromUrl, ...query }), [fromUrl, query]);
 
   const load = useCallback(async () => {
     if (schema.data) {
       setRows(schema.data);
       setTotal(schema.data.length);
+      setListed(true);
       return;
     }
     if (!urls.list) {
@@ -316,6 +328,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
       // HTTP errors are reported by the client's interceptors (SPEC §8); the page stays usable.
     } finally {
       if (mine === seq.current) setLoading(false);
+      setListed(true);
     }
   }, [schema, urls, listQuery, first, pageSize, current, message, tree]);
 
@@ -534,6 +547,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     <Card bordered={false} title={schema.title}>
       {schema.hint && <Alert className="schema-hint" type="info" showIcon style={{ marginBottom: 16 }} message={schema.hint} />}
       {queryFields.length > 0 && <QueryForm fields={queryFields} visibleCount={schema.query?.visibleCount ?? 3} dicts={dicts} onSearch={search} onReset={reset} />}
+      {schema.header && listed && <ListHeader header={schema.header} query={listParams} />}
       <div className="schema-toolbar" style={{ marginBottom: 16, display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
         {toolbar.map(toolbarButton)}
         {SuperQuery && superFields.length > 0 && (
@@ -597,23 +611,25 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
           }
         />
       )}
-      <Table<Row>
-        size="middle"
-        bordered
-        rowKey={rowKey}
-        columns={columns}
-        dataSource={rows}
-        loading={loading}
-        scroll={{ x: 'max-content' }}
-        onChange={onChange}
-        expandable={tree ? { onExpand: (open, r) => void expand(open, r) } : undefined}
-        rowSelection={batch.length > 0 || schema.selection ? { selectedRowKeys: selected, onChange: setSelected } : undefined}
-        pagination={
-          schema.data
-            ? { pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal }
-            : { current, pageSize, total, pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal }
-        }
-      />
+      <ListQueryContext.Provider value={listParams}>
+        <Table<Row>
+          size="middle"
+          bordered
+          rowKey={rowKey}
+          columns={columns}
+          dataSource={rows}
+          loading={loading}
+          scroll={{ x: 'max-content' }}
+          onChange={onChange}
+          expandable={tree ? { onExpand: (open, r) => void expand(open, r) } : undefined}
+          rowSelection={batch.length > 0 || schema.selection ? { selectedRowKeys: selected, onChange: setSelected } : undefined}
+          pagination={
+            schema.data
+              ? { pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal }
+              : { current, pageSize, total, pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal }
+          }
+        />
+      </ListQueryContext.Provider>
       <Suspense fallback={null}>
         {form && (
           <FormModal
@@ -665,9 +681,9 @@ const RowActions = memo(function RowActions(props: {
     if (disabled(a)) return <span key={a.key} style={{ color: 'rgba(0,0,0,.25)', cursor: 'not-allowed' }}>{a.label}</span>;
     if (a.type === 'delete' || a.confirm)
       return (
-        <Popconfirm key={a.key} title={a.confirm ?? '确定删除吗?'} onConfirm={() => props.run(a, props.record)}>
+        <LazyPopconfirm key={a.key} title={a.confirm ?? '确定删除吗?'} onConfirm={() => void props.run(a, props.record)}>
           <a>{a.label}</a>
-        </Popconfirm>
+        </LazyPopconfirm>
       );
     return (
       <a key={a.key} onClick={() => void props.run(a, props.record)}>
@@ -678,11 +694,11 @@ const RowActions = memo(function RowActions(props: {
   const items = inline.map(link);
   if (more.length > 0)
     items.push(
-      <Dropdown key="more" menu={{ items: more.map((a) => ({ key: a.key, label: link(a) })) }}>
+      <LazyDropdown key="more" menu={{ items: more.map((a) => ({ key: a.key, label: link(a) })) }}>
         <a>
           更多 <DownOutlined />
         </a>
-      </Dropdown>,
+      </LazyDropdown>,
     );
   // Plain markup, not antd Space: one Space per row costs a style-token lookup per row.
   return (

@@ -135,6 +135,8 @@ export interface PageSchema {
   description?: string;
   /** list pages: a notice shown above the query form. */
   hint?: string;
+  /** list pages: a registered widget shown above the table, after the first rows arrive; gets `{...widgetProps, query}` (the list's current query parameters). */
+  header?: { widget: string; widgetProps?: Record<string, unknown> };
   /** detail/report/dashboard/result: a registered widget drawing the page body (gets `widgetProps` and `schema`). */
   widget?: string;
   widgetProps?: Record<string, unknown>;

@@ -99,3 +99,9 @@ WIDGETS.DialogWidgetsDemo = [() => import('./inputs/DialogWidgetsDemo'), 'Dialog
 registerWidget('DialogWidgetsDemo', lazyWidget(WIDGETS.DialogWidgetsDemo[0], 'DialogWidgetsDemo'));
 WIDGETS['cell:rate'] = [() => import('./domain/cells'), 'RateCell'];
 registerWidget('cell:rate', lazyWidget(WIDGETS['cell:rate'][0], 'RateCell'));
+
+// Statistics screens (widgets/statistics): the summary above the 听课频次/听课成绩 lists, drill-down number cells.
+WIDGETS.ReportSummary = [() => import('./statistics/ReportSummary'), 'ReportSummary'];
+WIDGETS['cell:drill'] = [() => import('./statistics/DrillCell'), 'DrillCell'];
+registerWidget('ReportSummary', lazyWidget(WIDGETS.ReportSummary[0], 'ReportSummary'));
+registerWidget('cell:drill', lazyWidget(WIDGETS['cell:drill'][0], 'DrillCell'));

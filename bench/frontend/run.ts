@@ -266,7 +266,7 @@ async function jsPerRoute(browser: Browser, session: LoginResult, productUrl: st
 export async function benchFrontend(): Promise<Figure[]> {
   const started = Date.now();
   if (!process.env.BENCH_NO_BUILD) build();
-  const target = prepareData(2000);
+  const target = prepareData(2000, ''); // the demo volume on embedded PGlite, whatever BENCH_DATABASE_URL says
   mkdirSync(OUT, { recursive: true });
   const config = join(OUT, 'frontend-config.json');
   writeFileSync(config, JSON.stringify({ staticDir: DIST }));

@@ -72,6 +72,8 @@ export interface FrequencyRow {
   userId: string;
   realname: string;
   departName: string;
+  /** The person's department (links of the by-department summary). */
+  departId: string;
   required: number;
   actual: number;
   online: number;
@@ -85,7 +87,7 @@ export async function frequency(db: DB, f: ReportFilter): Promise<FrequencyRow[]
     with req as (${requirements(f)}),
     act as (select listener_id, count(*) as actual, count(*) filter (where mode = 'ONLINE') as online, count(*) filter (where mode <> 'ONLINE' or mode is null) as offline
             from (${validRecords({ ...f, orgCode: null }, 'listener')}) r group by listener_id)
-    select u.id, u.realname, d.depart_name, req.required, req.min_offline, coalesce(act.actual, 0) as actual,
+    select u.id, u.realname, d.depart_name, d.id as depart_id, req.required, req.min_offline, coalesce(act.actual, 0) as actual,
            coalesce(act.online, 0) as online, coalesce(act.offline, 0) as offline
     from req join sys_user u on u.id = req.user_id
     left join act on act.listener_id = req.user_id
@@ -96,7 +98,7 @@ export async function frequency(db: DB, f: ReportFilter): Promise<FrequencyRow[]
     const actual = Number(r.actual);
     const offline = Number(r.offline);
     return {
-      userId: String(r.id), realname: String(r.realname), departName: String(r.depart_name ?? ''), required, actual, online: Number(r.online), offline,
+      userId: String(r.id), realname: String(r.realname), departName: String(r.depart_name ?? ''), departId: String(r.depart_id ?? ''), required, actual, online: Number(r.online), offline,
       rate: required > 0 ? Math.round((Math.min(actual, required) / required) * 10000) / 10000 : 1,
       met: actual >= required && offline >= Number(r.min_offline ?? 0),
     };
@@ -105,9 +107,9 @@ export async function frequency(db: DB, f: ReportFilter): Promise<FrequencyRow[]
 
 /** Per department: headcount owing, completed, Σ actual, average, completion rate. */
 export function byDepartment(rows: FrequencyRow[]) {
-  const m = new Map<string, { departName: string; headcount: number; completed: number; actualSum: number; requiredSum: number; doneSum: number }>();
+  const m = new Map<string, { departName: string; departId: string; headcount: number; completed: number; actualSum: number; requiredSum: number; doneSum: number }>();
   for (const r of rows) {
-    const d = m.get(r.departName) ?? { departName: r.departName, headcount: 0, completed: 0, actualSum: 0, requiredSum: 0, doneSum: 0 };
+    const d = m.get(r.departName) ?? { departName: r.departName, departId: r.departId, headcount: 0, completed: 0, actualSum: 0, requiredSum: 0, doneSum: 0 };
     d.headcount++;
     if (r.met) d.completed++;
     d.actualSum += r.actual;
@@ -116,7 +118,7 @@ export function byDepartment(rows: FrequencyRow[]) {
     m.set(r.departName, d);
   }
   return [...m.values()].map((d) => ({
-    departName: d.departName, headcount: d.headcount, completed: d.completed, actualSum: d.actualSum,
+    departName: d.departName, departId: d.departId, headcount: d.headcount, completed: d.completed, actualSum: d.actualSum,
     average: d.headcount ? round2(d.actualSum / d.headcount) : 0, completionRate: d.headcount ? Math.round((d.completed / d.headcount) * 10000) / 10000 : 0,
   }));
 }
@@ -187,18 +189,19 @@ export async function performance(db: DB, f: ReportFilter): Promise<PerformanceR
 export async function gradeDistribution(db: DB, f: ReportFilter, by: 'depart' | 'category' | 'title') {
   const key =
     by === 'category' ? sql`coalesce(c.category, '')` : by === 'title' ? sql`coalesce(u.title, '')` : sql`coalesce(d.depart_name, '')`;
-  const { rows } = await sql<{ k: string; grade: string; n: string }>`
+  // by=depart rows also carry the department id (`departId`), so a bar can drill down to its records.
+  const { rows } = await sql<{ k: string; dept: string | null; grade: string; n: string }>`
     with agg as (select r.teacher_id, r.course_id, r.grade, count(*) as n from (${validRecords(f, 'teacher')}) r
                  where r.grade is not null group by r.teacher_id, r.course_id, r.grade)
-    select ${key} as k, agg.grade, sum(agg.n) as n
+    select ${key} as k, ${by === 'depart' ? sql`min(d.id)` : sql`null`} as dept, agg.grade, sum(agg.n) as n
     from agg
     join sys_user u on u.id = agg.teacher_id
     left join sys_depart d on d.org_code = u.org_code
     left join sup_course c on c.id = agg.course_id
-    group by 1, 2 order by 1, 2`.execute(db);
+    group by 1, 3 order by 1, 3`.execute(db);
   const m = new Map<string, Record<string, number | string>>();
   for (const r of rows) {
-    const o = m.get(r.k) ?? { key: r.k, total: 0 };
+    const o = m.get(r.k) ?? { key: r.k, total: 0, ...(by === 'depart' ? { departId: r.dept ?? '' } : {}) };
     o[r.grade] = Number(r.n);
     o.total = Number(o.total) + Number(r.n);
     m.set(r.k, o);

@@ -54,7 +54,8 @@ async function reportCells(page: Page, path: string, nameLabel: string, name: st
   await page.getByRole('button', { name: /查\s*询/ }).first().click();
   const row = rows(page).filter({ has: page.locator('td').first().getByText(name, { exact: true }) });
   await expect(row).toHaveCount(1, { timeout: 20_000 });
-  const heads = (await page.locator('.ant-table-thead th').allInnerTexts()).map((t) => t.trim());
+  // The row's own table: the screen's summary above the list has tables too.
+  const heads = (await row.locator('xpath=ancestor::table[1]').locator('thead th').allInnerTexts()).map((t) => t.trim());
   const cells = await row.locator('td').allInnerTexts();
   return columns.map((c) => {
     const i = heads.indexOf(c);

@@ -80,7 +80,9 @@ const ROW_TYPES = new Set(['row-number', 'row-checkbox', 'row-radio', 'row-expan
 const NO_ROWS: Row[] = [];
 const FOOTER_HEIGHT = 40;
 const TABLE_CSS = [
-  '.j-editable-table .ag-cell{display:flex;align-items:center}',
+  // Containment: a row or cell added while scrolling is laid out and painted on its own, not with the whole grid.
+  '.j-editable-table .ag-row{contain:layout style}',
+  '.j-editable-table .ag-cell{display:flex;align-items:center;contain:layout paint style}',
   '.j-editable-table .ag-right-aligned-cell{justify-content:flex-end}',
   '.j-editable-table .ag-cell-wrapper{width:100%}',
   '.j-editable-table .j-row-highlight{background:#fffbe6 !important;transition:background .3s}',
