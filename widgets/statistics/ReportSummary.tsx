@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Card, Col, Empty, Progress, Row, Segmented, Skeleton, Statistic, Table } from 'antd';
+import { Alert, Card, Col, Empty, Row, Segmented, Skeleton, Statistic, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router-dom';
 import { http } from '@/http/client';
@@ -18,7 +18,7 @@ const BY_OPTIONS: Array<{ label: string; value: By }> = [
   { label: '按职称', value: 'title' },
 ];
 const EMPTY_KEY: Record<By, string> = { depart: '未分配部门', category: '未分类', title: '未设置职称' };
-const STAT_CARD = { size: 'small', variant: 'borderless', styles: { body: { padding: '12px 16px', background: '#fafafa', borderRadius: 8 } } } as const;
+const STAT_CARD = { size: 'small', variant: 'borderless', styles: { body: { padding: '12px 16px' } }, style: { height: '100%', background: '#fafafa' } } as const;
 
 export interface ReportSummaryProps {
   /** frequency: 听课频次; performance: 听课成绩. */
@@ -87,12 +87,12 @@ export function FrequencyView({ coverage: cov, depts, weekly, filter = {}, listP
       v
     );
   const cols: ColumnsType<DepartRow> = [
-    { title: '部门', dataIndex: 'departName', ellipsis: true, render: (v: string) => v || '未分配部门' },
-    { title: '应听人数', dataIndex: 'headcount', width: 80, align: 'right', render: num },
-    { title: '达标人数', dataIndex: 'completed', width: 80, align: 'right', render: num },
-    { title: '实听合计', dataIndex: 'actualSum', width: 80, align: 'right', render: num },
-    { title: '人均实听', dataIndex: 'average', width: 80, align: 'right' },
-    { title: '完成率', dataIndex: 'completionRate', width: 130, render: (v: number) => <Progress percent={Math.round(v * 1000) / 10} size="small" /> },
+    { title: '部门', dataIndex: 'departName', width: 140, ellipsis: true, render: (v: string) => v || '未分配部门' },
+    { title: '应听人数', dataIndex: 'headcount', width: 72, align: 'right', render: num },
+    { title: '达标人数', dataIndex: 'completed', width: 72, align: 'right', render: num },
+    { title: '实听合计', dataIndex: 'actualSum', width: 72, align: 'right', render: num },
+    { title: '人均实听', dataIndex: 'average', width: 72, align: 'right' },
+    { title: '完成率', dataIndex: 'completionRate', width: 80, align: 'right', render: (v: number) => pct(v) },
   ];
   return (
     <div className="report-summary" data-testid="report-summary" style={{ marginBottom: 16 }}>
