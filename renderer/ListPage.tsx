@@ -506,7 +506,8 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
         title: '操作',
         align: 'center',
         width: 150,
-        fixed: (schema.columns?.length ?? 0) > 8 ? 'right' : undefined,
+        // Pinned only when the columns are wider than a typical content area (a table that fits would have its last column drawn under it).
+        fixed: cols.reduce((w, c) => w + (Number(c.width) || 120), 0) > 1000 ? 'right' : undefined,
         render: (_: unknown, r: Row) => <RowActions actions={rowActions} record={r} cond={cond} run={runStable} />,
       });
     }
