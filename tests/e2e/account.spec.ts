@@ -1,13 +1,30 @@
 import { expect, test } from '@playwright/test';
-import { login, userMenu } from './helpers';
+import { accessToken, login, userMenu } from './helpers';
 
 /** 个人中心 / 个人设置 on the teacher's own profile. */
 
 const stamp = Date.now().toString(36).slice(-4);
 const NEW_NAME = `王磊${stamp}`;
 
+// The e2e specs share one database: the demo teacher's profile is put back afterwards, or later specs
+// (which look the teacher up by name) would see the edited one.
+const SELF = '/jeecg-boot/sys/user/login/setting';
+let restore: (() => Promise<unknown>) | undefined;
+test.afterEach(async () => {
+  const r = restore;
+  restore = undefined;
+  await r?.();
+});
+
 test('the teacher edits their own base settings, reloads and sees them; the header shows the new name', async ({ page }) => {
   await login(page, 'teacher');
+  const headers = { 'X-Access-Token': await accessToken(page) };
+  const before = (await (await page.request.get(`${SELF}/getUserData`, { headers })).json()).result;
+  restore = async () => {
+    const u = before.userInfo;
+    await page.request.put(`${SELF}/userEdit`, { headers, data: { realname: u.realname, email: u.email ?? '', phone: u.phone ?? '', sex: u.sex } });
+    await page.request.put(`${SELF}/notify`, { headers, data: before.notify });
+  };
   await userMenu(page, '个人中心');
   await expect(page).toHaveURL(/\/account\/center$/);
   const centre = page.locator('.account-center');
@@ -58,4 +75,9 @@ test('the teacher edits their own base settings, reloads and sees them; the head
 
   await page.goto('/account/center');
   await expect(page.locator('.account-center .account-center-name')).toHaveText(NEW_NAME);
+});
+
+test('the demo teacher\'s profile is back to its seeded values for the specs that follow', async ({ request, baseURL }) => {
+  const r = await request.post(`${baseURL}/jeecg-boot/sys/login`, { data: { username: 'teacher', password: 'Observe#2026' } });
+  expect((await r.json()).result.userInfo.realname).toBe('王磊');
 });

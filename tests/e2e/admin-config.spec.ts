@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { login, openMenu } from './helpers';
+import { login, openMenu, rowAction } from './helpers';
 
 /** Configuration screens of issue 5: each opens from the admin menu on seeded data; the cron-builder job fires and shows its run. */
 test.describe.configure({ mode: 'serial' });
@@ -10,16 +10,6 @@ const shot = async (page: Page, name: string) => {
 };
 const visibleRows = (page: Page) => page.locator('.ant-table-row:visible');
 const row = (page: Page, text: string) => visibleRows(page).filter({ hasText: text }).first();
-
-/** A row's 更多 menu entry (hover retried: a hover during a re-render opens nothing). */
-async function moreAction(page: Page, rowText: string, label: string) {
-  const entry = page.locator('.ant-dropdown:visible').getByText(label, { exact: true });
-  await expect(async () => {
-    await row(page, rowText).getByText('更多').hover();
-    await expect(entry).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  await entry.click();
-}
 
 test('every configuration screen opens from its menu entry with the seeded data', async ({ page }) => {
   test.setTimeout(180_000);
@@ -132,7 +122,7 @@ test('a job made with the cron builder fires and records its run, then is paused
   await login(page, 'admin');
   await openMenu(page, '系统监控', '定时任务');
   await expect(row(page, '示例任务')).toBeVisible();
-  await moreAction(page, '示例任务', '编辑');
+  await rowAction(page, row(page, '示例任务'), '编辑');
   const dialog = page.locator('.ant-modal:visible');
   const expr = dialog.getByLabel('Cron表达式');
   await expect(expr).toHaveValue(/^0 0\/5 \* \* \* \?/);

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { accessToken, login, openMenu, submitLogin, confirmLoginChoices } from './helpers';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { accessToken, login, openMenu, rowAction, submitLogin, confirmLoginChoices } from './helpers';
 
 /** Role data rules (list and export), the user recycle bin and a role's users, through the admin screens. */
 
@@ -27,17 +27,6 @@ const findNode = (nodes: TreeNode[], title: string): TreeNode | undefined => {
   }
 };
 
-/** The row's action by label: inline, or under 更多 (re-hovered until the menu shows). */
-async function rowAction(page: Page, row: Locator, label: string) {
-  const inline = row.locator('a, button').getByText(label, { exact: true });
-  if (await inline.count()) return inline.first().click();
-  const entry = page.locator('.ant-dropdown:visible').getByText(label, { exact: true });
-  await expect(async () => {
-    await row.getByText('更多').hover();
-    await expect(entry).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  await entry.click();
-}
 
 async function createUser(request: APIRequestContext, token: string, username: string, extra: Record<string, unknown> = {}) {
   const r = await api(request, token, 'post', 'sys/user/add', { username, realname: `测试${username}`, password: PASSWORD, confirmPassword: PASSWORD, ...extra });

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { accessToken, login, openMenu, submitLogin } from './helpers';
+import { accessToken, login, openMenu, rowAction, submitLogin } from './helpers';
 
 /** System administration screens: create a teacher, sign in as them, grant a menu through 授权. */
 
@@ -183,10 +183,7 @@ test('admin freezes, unfreezes and resets the password of the new user', async (
   await page.getByRole('button', { name: /^查\s*询$/ }).click();
   const row = page.locator('.ant-table-row', { hasText: USERNAME });
   await expect(row).toHaveCount(1);
-  const more = async (label: string) => {
-    await row.getByText('更多').hover();
-    await page.locator('.ant-dropdown:visible').getByText(label, { exact: true }).click();
-  };
+  const more = (label: string) => rowAction(page, row, label);
 
   await more('冻结');
   await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();

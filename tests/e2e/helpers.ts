@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Shared e2e helpers (keep small and stable: other specs import them). */
 export const DEMO_PASSWORD = 'Observe#2026';
@@ -61,4 +61,20 @@ export async function openMenu(page: Page, parent: string, entry: string) {
   const item = sider.getByRole('menuitem', { name: entry, exact: true });
   if (!(await item.isVisible())) await sider.getByText(parent, { exact: true }).click();
   await item.click();
+}
+
+/** Clicks `entry` of the hover menu opened by `trigger` (the hover is retried — a hover during a re-render opens nothing). */
+export async function fromHoverMenu(page: Page, trigger: Locator, entry: string) {
+  const item = page.locator('.ant-dropdown-menu:visible').getByText(entry, { exact: true });
+  await expect(async () => {
+    await trigger.hover();
+    await item.click({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+/** Clicks a table row's action by label: inline, or the entry of the row's 更多 menu. */
+export async function rowAction(page: Page, row: Locator, label: string) {
+  const inline = row.locator('.ant-space-item, a, button').getByText(label, { exact: true });
+  if (await inline.count()) return inline.first().click();
+  await fromHoverMenu(page, row.getByText('更多'), label);
 }

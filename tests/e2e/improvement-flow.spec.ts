@@ -1,5 +1,5 @@
 import { expect, request as pwRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { DEMO_PASSWORD, login } from './helpers';
+import { DEMO_PASSWORD, login, rowAction } from './helpers';
 
 /**
  * The improvement walk-through in the browser, every step on the screens: the leader raises a task
@@ -50,18 +50,11 @@ async function asUser(browser: Browser, user: string, fn: (page: Page) => Promis
   }
 }
 
-/** The row's action by label: inline, or under 更多 (re-hovered until the menu shows). */
+/** The action of the one row showing `rowText`. */
 async function clickAction(page: Page, rowText: string, label: string) {
   const row = rows(page).filter({ hasText: rowText });
   await expect(row).toHaveCount(1, { timeout: 20_000 });
-  const inline = row.locator('.ant-space-item, a, button').getByText(label, { exact: true });
-  if (await inline.count()) return inline.first().click();
-  const entry = page.locator('.ant-dropdown:visible').getByText(label, { exact: true });
-  await expect(async () => {
-    await row.getByText('更多').hover();
-    await expect(entry).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  await entry.click();
+  await rowAction(page, row, label);
 }
 
 /** The row's action labels (inline and under 更多). */

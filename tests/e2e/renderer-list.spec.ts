@@ -1,8 +1,9 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fromHoverMenu } from './helpers';
 
 /**
  * The schema-driven list page (SPEC §4/§8/§9) on the demo list /list/query-list, drawn from
@@ -25,13 +26,6 @@ test.describe.configure({ mode: 'serial' });
 
 
 /** Clicks an entry of a hover dropdown; a hover that lands while the table re-renders opens nothing, so hover again. */
-async function fromHoverMenu(page: Page, trigger: Locator, entry: string) {
-  const item = page.locator('.ant-dropdown-menu:visible').getByText(entry, { exact: true });
-  await expect(async () => {
-    await trigger.hover();
-    await item.click({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-}
 
 test('query-list: paging, search, reset, sort, page size, column settings', async ({ page }) => {
   const csp: string[] = [];

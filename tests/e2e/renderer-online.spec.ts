@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { rowAction } from './helpers';
 
 /**
  * An online form (cgform) defined through the API and opened from a menu entry is drawn by the
@@ -77,8 +78,7 @@ test('an online form is rendered by the schema renderer', async ({ page }) => {
   await page.getByPlaceholder('请输入来访人').fill('赵');
   await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect(page.locator('tr.ant-table-row')).toHaveCount(1);
-  await page.locator('tr.ant-table-row').first().getByText('更多').hover();
-  await page.locator('.ant-dropdown-menu:visible').getByText('删除').click();
+  await rowAction(page, page.locator('tr.ant-table-row').first(), '删除');
   await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
   await expect(page.locator('.ant-table-placeholder')).toBeVisible();
 });
