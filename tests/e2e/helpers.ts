@@ -47,8 +47,10 @@ export async function accessToken(page: Page): Promise<string> {
 /** Opens an entry of the header user menu by its text. */
 export async function userMenu(page: Page, item: string) {
   const entry = page.locator('.ant-dropdown:visible').getByText(item, { exact: true });
-  // A hover that lands while the header is still re-rendering opens nothing: hover again until it shows.
+  // A hover that lands while the header is still re-rendering opens nothing, and hovering again where the
+  // pointer already is fires no new mouseenter: leave the trigger, then hover again until the entry shows.
   await expect(async () => {
+    await page.mouse.move(0, 0);
     await page.getByTestId('user-menu').hover();
     await expect(entry).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
@@ -67,6 +69,7 @@ export async function openMenu(page: Page, parent: string, entry: string) {
 export async function fromHoverMenu(page: Page, trigger: Locator, entry: string) {
   const item = page.locator('.ant-dropdown-menu:visible').getByText(entry, { exact: true });
   await expect(async () => {
+    await page.mouse.move(0, 0);
     await trigger.hover();
     await item.click({ timeout: 2_000 });
   }).toPass({ timeout: 20_000 });

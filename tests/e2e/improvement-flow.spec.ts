@@ -66,6 +66,7 @@ async function actionsOf(page: Page, rowText: string): Promise<string[]> {
   if (!(await row.getByText('更多').count())) return inline;
   const menu = page.locator('.ant-dropdown:visible .ant-dropdown-menu');
   await expect(async () => {
+    await page.mouse.move(0, 0);
     await row.getByText('更多').hover();
     await expect(menu).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
