@@ -4,8 +4,9 @@ import { fmt, newId, now, randomToken, sha256 } from '../util.js';
 import dayjs from 'dayjs';
 import { sessionsRevoked } from '../sys/notify.js';
 import { deptRolePermissionIds } from '../sys/permission-tree.js';
+import { cachedRows, rawRead } from '../db/read-cache.js';
 
-/** The signed-in user as every handler sees it (`req.user`). Built from the database on each request. */
+/** The signed-in user as every handler sees it (`req.user`). The session is checked on each request; its permissions come through the read cache. */
 export interface SessionUser {
   sessionId: string;
   id: string;
@@ -69,6 +70,9 @@ export async function revokeUserSessions(ctx: ServerContext, userId: string, rea
   await sessionsRevoked(ctx); // open websockets of this user close too
 }
 
+/** How long a user's permissions may be reused while none of the tables they come from is written. */
+const AUTH_CACHE_MS = 30_000;
+
 /** Resolves a raw token to its user, or null when unknown, revoked, idle too long, past its lifetime or the user is frozen. */
 export async function resolveSession(ctx: ServerContext, token: string): Promise<Omit<SessionUser, 'tenantId'> & { sessionTenantId: number } | null> {
   if (!token || token.length > 200) return null;
@@ -89,8 +93,10 @@ export async function resolveSession(ctx: ServerContext, token: string): Promise
   if (t.diff(dayjs(s.last_seen_at), 'second') >= Math.min(60, ctx.cfg.session.idleMinutes * 15)) {
     await ctx.db.updateTable('sys_session').set({ last_seen_at: now() }).where('id', '=', s.sessionId).execute();
   }
+  // Permissions and departments: from the read cache (any write to the role, permission or
+  // department tables drops them; changes that narrow access also revoke the sessions concerned).
   const [roles, departs] = await Promise.all([
-    sql<{ role_code: string | null; perms: string | null }>`
+    cachedRows(ctx.db, rawRead(ctx.db, sql<{ role_code: string | null; perms: string | null }>`
       select r.role_code, p.perms
       from sys_user_role ur
       join sys_role r on r.id = ur.role_id
@@ -99,12 +105,12 @@ export async function resolveSession(ctx: ServerContext, token: string): Promise
       where ur.user_id = ${s.id}
       union all
       select null, p.perms from sys_permission p
-      where p.del_flag = 0 and p.status = '1' and p.id in (${deptRolePermissionIds(s.id)})`.execute(ctx.db),
-    ctx.db.selectFrom('sys_user_depart').select('dep_id').where('user_id', '=', s.id).execute(),
+      where p.del_flag = 0 and p.status = '1' and p.id in (${deptRolePermissionIds(s.id)})`), AUTH_CACHE_MS),
+    cachedRows(ctx.db, ctx.db.selectFrom('sys_user_depart').select('dep_id').where('user_id', '=', s.id), AUTH_CACHE_MS),
   ]);
   const perms = new Set<string>();
   const roleCodes = new Set<string>();
-  for (const r of roles.rows) {
+  for (const r of roles) {
     if (r.role_code) roleCodes.add(r.role_code);
     for (const p of (r.perms ?? '').split(',')) if (p.trim()) perms.add(p.trim());
   }

@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { sql } from 'kysely';
 import type { DB } from '../db/index.js';
+import { cachedRows, rawRead } from '../db/read-cache.js';
 import { allFields, columnOf, type EntitySchema } from './entity-types.js';
 import { coerce, type Condition, type QueryRule } from './query.js';
 
@@ -65,25 +66,27 @@ export function dataRuleConditions(e: EntitySchema, rules: DataRule[], user: Rul
   });
 }
 
+/** Data rules are read on every list call; a write to the tables they come from drops them (read-cache.ts). */
+const RULES_CACHE_MS = 30_000;
+
 /**
  * The data rules granted to a user for `<permission>:list`: rules of that permission whose ids are
  * listed in sys_role_permission.data_rule_ids of any of the user's roles.
  */
 export async function loadDataRules(db: DB, userId: string, permissionCode: string): Promise<DataRule[]> {
-  const grants = await sql<{ permission_id: string; data_rule_ids: string | null }>`
+  const grants = await cachedRows(db, rawRead(db, sql<{ permission_id: string; data_rule_ids: string | null }>`
     select rp.permission_id, rp.data_rule_ids
     from sys_user_role ur
     join sys_role_permission rp on rp.role_id = ur.role_id
     join sys_permission p on p.id = rp.permission_id and p.del_flag = 0
-    where ur.user_id = ${userId} and p.perms = ${permissionCode}`.execute(db);
+    where ur.user_id = ${userId} and p.perms = ${permissionCode}`), RULES_CACHE_MS);
   const ids = new Set<string>();
-  for (const g of grants.rows) for (const id of (g.data_rule_ids ?? '').split(',')) if (id.trim()) ids.add(id.trim());
+  for (const g of grants) for (const id of (g.data_rule_ids ?? '').split(',')) if (id.trim()) ids.add(id.trim());
   if (!ids.size) return [];
-  const rows = await db
+  const rows = await cachedRows(db, db
     .selectFrom('sys_permission_data_rule')
     .select(['rule_column', 'rule_conditions', 'rule_value'])
     .where('id', 'in', [...ids])
-    .where('status', '=', '1')
-    .execute();
+    .where('status', '=', '1'), RULES_CACHE_MS);
   return rows.map((r) => ({ ruleColumn: r.rule_column as string | null, ruleConditions: r.rule_conditions as string | null, ruleValue: r.rule_value as string | null }));
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import type { DB } from '../db/index.js';
+import { cachedRead, cachedRows, queryKey, readTables } from '../db/read-cache.js';
 import { BizError, page, type Page } from '../http/envelope.js';
 import { allDictItems } from '../sys/dict-service.js';
 import { newId, now } from '../util.js';
@@ -83,6 +84,8 @@ const pkValues = (e: EntitySchema, raw: string[]) => [...new Set(raw.map((x) => 
 
 const selectPublic = (e: EntitySchema, qb: EntityQuery) => qb.select(publicFields(e).map((f) => sql.ref(`t.${columnOf(f)}`).as(columnOf(f))));
 
+const LOOKUP_CACHE_MS = 60_000;
+
 /** Adds `<field>_dictText` for system and table dictionaries (comma-separated multi-values too). */
 export async function addDictText(ctx: ServerContext, e: EntitySchema, rows: Row[]): Promise<Row[]> {
   const dictFields = publicFields(e).filter((f) => f.dict || f.dictTable);
@@ -97,7 +100,7 @@ export async function addDictText(ctx: ServerContext, e: EntitySchema, rows: Row
       const keys = [...new Set(rows.flatMap((r) => String(r[f.name] ?? '').split(',')).filter(Boolean))];
       map = new Map();
       if (keys.length) {
-        const found = await ctx.db.selectFrom(table).select([sql.ref(code).as('c'), sql.ref(text).as('t')]).where(sql.ref(code), 'in', keys).execute();
+        const found = await cachedRows(ctx.db, ctx.db.selectFrom(table).select([sql.ref(code).as('c'), sql.ref(text).as('t')]).where(sql.ref(code), 'in', keys), LOOKUP_CACHE_MS);
         for (const x of found) map.set(String(x.c), String(x.t ?? ''));
       }
     }
@@ -153,12 +156,21 @@ export async function countRows(db: DB, base: EntityQuery): Promise<number> {
   return Math.max(n, Math.round(Number(json?.[0]?.Plan?.['Plan Rows'] ?? 0)));
 }
 
+/** How long a list total may be reused while none of the tables it read is written (read-cache.ts). */
+export const COUNT_CACHE_MS = 10_000;
+
+/** countRows through the read cache: paging through a list counts its filter once, not per page. */
+export function cachedCount(db: DB, base: EntityQuery): Promise<number> {
+  const compiled = base.clearSelect().select(sql`1`.as('x')).compile();
+  return cachedRead(db, queryKey('count', compiled), readTables(compiled.sql), COUNT_CACHE_MS, () => countRows(db, base));
+}
+
 export async function listRows(h: HookContext, q: Query): Promise<Page<Row>> {
   const e = h.entity;
   const { pageNo, pageSize } = parsePaging(q);
   const base = applyFilters(e, await scopedQuery(h), q);
   const sorted = applySort(e, base, q); // validates the sort before any query runs
-  const total = await countRows(h.db, base);
+  const total = await cachedCount(h.db, base);
   const raw = await selectPublic(e, sorted).limit(pageSize).offset((pageNo - 1) * pageSize).execute();
   return page(await finish(h, raw), total, pageNo, pageSize);
 }

@@ -1,6 +1,7 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Dialect, type LogEvent } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import type { AppConfig } from '../config.js';
+import { attachReadCache, ReadCache, writtenTables } from './read-cache.js';
 
 /** Tables are described by entity schemas at run time, so the query builder is untyped here. */
 export type DB = Kysely<any>;
@@ -8,7 +9,21 @@ export type DB = Kysely<any>;
 export interface Database {
   db: DB;
   kind: 'pglite' | 'pg';
+  /** Hot read results, dropped when a table they read is written (read-cache.ts). */
+  cache: ReadCache;
   close(): Promise<void>;
+}
+
+/** A query builder whose every executed write drops the read-cache entries of the tables it wrote. */
+function queryBuilder(dialect: Dialect): { db: DB; cache: ReadCache } {
+  const cache = new ReadCache();
+  const log = (e: LogEvent) => {
+    const tables = writtenTables(e.query.sql);
+    if (tables.length) cache.written(tables);
+  };
+  const db: DB = new Kysely({ dialect, log });
+  attachReadCache(db, cache);
+  return { db, cache };
 }
 
 // Timestamps and dates travel as plain strings ("YYYY-MM-DD HH:mm:ss"): no time-zone drift between
@@ -27,8 +42,8 @@ export async function openDatabase(cfg: Pick<AppConfig, 'databaseUrl' | 'dataDir
     types.setTypeParser(DATE, raw);
     const pool = new pg.default.Pool({ connectionString: cfg.databaseUrl, max: 10 });
     pool.on('error', () => undefined); // a dropped idle connection must not kill the process
-    const db: DB = new Kysely({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'pg', close: () => db.destroy() };
+    const { db, cache } = queryBuilder(new PostgresDialect({ pool }));
+    return { db, kind: 'pg', cache, close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGliteDialect } = await import('kysely-pglite-dialect');
@@ -37,10 +52,11 @@ export async function openDatabase(cfg: Pick<AppConfig, 'databaseUrl' | 'dataDir
   const pglite = await PGlite.create(dir, {
     parsers: { [TIMESTAMP]: raw, [TIMESTAMPTZ]: raw, [DATE]: raw },
   });
-  const db: DB = new Kysely({ dialect: new PGliteDialect(pglite) });
+  const { db, cache } = queryBuilder(new PGliteDialect(pglite));
   return {
     db,
     kind: 'pglite',
+    cache,
     close: async () => {
       await db.destroy();
       if (!pglite.closed) await pglite.close();

@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.js';
 import { BizError, ok } from '../http/envelope.js';
 import { allFields, columnOf, type EntityField, type EntitySchema } from '../crud/entity-types.js';
 import { escapeLike } from '../crud/query.js';
-import { defineEntityHooks, type EntityQuery, type HookContext } from '../crud/hooks.js';
+import { defineEntityHooks, type EntityQuery } from '../crud/hooks.js';
 import { allDictItems, clearDictCache, type DictModel } from './dict-service.js';
 
 type Q = Record<string, unknown>;
@@ -240,10 +240,6 @@ export async function registerDictRoutes(api: FastifyInstance, ctx: ServerContex
     clearDictCache(ctx.db);
     return ok('刷新缓存完成！', '刷新缓存完成！');
   });
-  // A dictionary or item written through the CRUD engine is visible on the next request of this process.
-  const forget = { afterSave: (h: HookContext) => clearDictCache(h.ctx.db), beforeDelete: (h: HookContext) => clearDictCache(h.ctx.db) };
-  defineEntityHooks('sys_dict', forget, 'dict-cache');
-  defineEntityHooks('sys_dict_item', forget, 'dict-cache');
 
   // Category tree (sys_category): roots have pid '0'.
   const category = () => {

@@ -1,4 +1,5 @@
 import type { DB } from '../db/index.js';
+import { cachedRead, queryKey, readCacheOf, readTables } from '../db/read-cache.js';
 
 export interface DictModel {
   value: string;
@@ -11,36 +12,30 @@ export interface DictModel {
 /**
  * Every enabled item of every system dictionary, keyed by dictionary code, in sort order — the
  * `sysAllDictItems` of the login answer and of `queryAllDictItems`. Read on every list page, so it
- * is cached per database for DICT_CACHE_MS; writes through the CRUD engine (and 刷新缓存) clear it at
- * once in this process, another server process sees a change within DICT_CACHE_MS.
+ * comes through the read cache: a dictionary write drops it at once in this process and, through the
+ * notice hub, in the others; DICT_CACHE_MS is the backstop.
  */
 export function allDictItems(db: DB): Promise<Record<string, DictModel[]>> {
-  const hit = cache.get(db);
-  if (hit && Date.now() - hit.at < DICT_CACHE_MS) return hit.value;
-  const value = loadDictItems(db);
-  cache.set(db, { at: Date.now(), value });
-  value.catch(() => cache.delete(db));
-  return value;
-}
-
-export const DICT_CACHE_MS = 3000;
-const cache = new WeakMap<DB, { at: number; value: Promise<Record<string, DictModel[]>> }>();
-
-/** Forgets the cached dictionaries (after a dictionary write, or 刷新缓存). */
-export function clearDictCache(db: DB): void {
-  cache.delete(db);
-}
-
-async function loadDictItems(db: DB): Promise<Record<string, DictModel[]>> {
-  const rows = await db
+  const query = db
     .selectFrom('sys_dict_item as i')
     .innerJoin('sys_dict as d', 'd.id', 'i.dict_id')
     .select(['d.dict_code', 'i.item_value', 'i.item_text', 'i.item_color'])
     .where('d.del_flag', '=', 0)
     .where('i.status', '=', 1)
     .orderBy('d.dict_code')
-    .orderBy('i.sort_order')
-    .execute();
+    .orderBy('i.sort_order');
+  const compiled = query.compile();
+  return cachedRead(db, queryKey('dict', compiled), readTables(compiled.sql), DICT_CACHE_MS, async () => byDictCode(await query.execute()));
+}
+
+export const DICT_CACHE_MS = 60_000;
+
+/** Forgets every cached read (刷新缓存). */
+export function clearDictCache(db: DB): void {
+  readCacheOf(db)?.clear();
+}
+
+function byDictCode(rows: Array<Record<string, unknown>>): Record<string, DictModel[]> {
   const out: Record<string, DictModel[]> = {};
   for (const r of rows) {
     const text = String(r.item_text);

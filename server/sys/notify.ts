@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { sql } from 'kysely';
 import dayjs from 'dayjs';
+import { randomUUID } from 'node:crypto';
 import type { ServerContext } from '../context.js';
+import { readCacheOf } from '../db/read-cache.js';
 
 /** What the /websocket/{userId} socket pushes (JeecgBoot contract §8). */
 export interface NoticePayload {
@@ -15,7 +17,9 @@ export interface NoticePayload {
 type Envelope =
   | { kind: 'push'; to: string[] | 'ALL'; payload: NoticePayload }
   /** Sessions were revoked somewhere: every process re-checks its open sockets now. */
-  | { kind: 'recheck' };
+  | { kind: 'recheck' }
+  /** Tables written by process `from`: the others drop their cached reads of them (read-cache.ts). */
+  | { kind: 'written'; from: string; tables: string[] };
 
 interface Client {
   ws: WebSocket;
@@ -25,6 +29,9 @@ interface Client {
 
 const CHANNEL = 'dd_notice';
 const RECHECK_MS = 5_000;
+/** Writes are announced to other processes at most this often (one NOTIFY per batch of tables). */
+const WRITTEN_BATCH_MS = 20;
+const PROCESS_ID = randomUUID();
 
 /** One hub per running server (keyed by its config object, which survives `{...ctx}` copies). */
 class Hub {
@@ -32,11 +39,16 @@ class Hub {
   private pg?: { query(q: string, v?: unknown[]): Promise<unknown>; end(): Promise<void> };
   private timer?: NodeJS.Timeout;
   private closed = false;
+  private stopForwarding?: () => void;
+  private writtenBatch?: Set<string>;
 
   constructor(private readonly ctx: ServerContext) {}
 
   async start() {
-    if (this.ctx.dbKind === 'pg' && this.ctx.cfg.databaseUrl) await this.listen().catch(() => this.retryListen());
+    if (this.ctx.dbKind === 'pg' && this.ctx.cfg.databaseUrl) {
+      await this.listen().catch(() => this.retryListen());
+      this.stopForwarding = readCacheOf(this.ctx.db)?.onWrite((tables) => this.forwardWrites(tables));
+    }
     this.timer = setInterval(() => void this.recheck().catch(() => undefined), RECHECK_MS);
     this.timer.unref();
   }
@@ -68,6 +80,20 @@ class Hub {
     if (!this.closed) setTimeout(() => void this.listen().catch(() => this.retryListen()), 5_000).unref();
   }
 
+  /** Collects written tables for WRITTEN_BATCH_MS, then tells the other processes in one notification. */
+  private forwardWrites(tables: string[]) {
+    if (this.writtenBatch) {
+      for (const t of tables) this.writtenBatch.add(t);
+      return;
+    }
+    this.writtenBatch = new Set(tables);
+    setTimeout(() => {
+      const batch = [...(this.writtenBatch ?? [])];
+      this.writtenBatch = undefined;
+      if (!this.closed && this.pg) void this.publish({ kind: 'written', from: PROCESS_ID, tables: batch }).catch(() => undefined);
+    }, WRITTEN_BATCH_MS).unref();
+  }
+
   async publish(env: Envelope) {
     // With a PostgreSQL server every process (this one included) receives it through LISTEN.
     if (this.ctx.dbKind === 'pg' && this.pg) {
@@ -80,6 +106,10 @@ class Hub {
   deliver(env: Envelope) {
     if (env.kind === 'recheck') {
       void this.recheck().catch(() => undefined);
+      return;
+    }
+    if (env.kind === 'written') {
+      if (env.from !== PROCESS_ID && Array.isArray(env.tables)) readCacheOf(this.ctx.db)?.written(env.tables.map(String), true);
       return;
     }
     const text = JSON.stringify(env.payload);
@@ -112,6 +142,7 @@ class Hub {
 
   async stop() {
     this.closed = true;
+    this.stopForwarding?.();
     clearInterval(this.timer);
     for (const c of this.clients) c.ws.terminate();
     this.clients.clear();

@@ -73,6 +73,28 @@ describe('two servers, one PostgreSQL', () => {
     ws.close();
   });
 
+  it('a write through one server is seen by the other at once, past its cached totals and dictionaries', async () => {
+    const admin = await login(a.url, 'admin');
+    const token = admin.token;
+    const total = async (s: Proc) => (await call(s.url, 'GET', '/sys/position/list?pageSize=10', { token })).json.result.total as number;
+    const dictTexts = async (s: Proc) => ((await call(s.url, 'GET', '/sys/dict/queryAllDictItems', { token })).json.result.sex ?? []).map((d: { text: string }) => d.text);
+    // Prime B's read cache (list total, dictionaries), then write through A.
+    const before = await total(b);
+    expect(await total(b)).toBe(before);
+    expect(await dictTexts(b)).not.toContain('集群测试项');
+    const code = `C${Date.now()}`;
+    const add = await call(a.url, 'POST', '/sys/position/add', { token, body: { code, name: '集群职务', postRank: '1' } });
+    expect(add.json.success, add.json.message).toBe(true);
+    const sex = (await call(a.url, 'GET', '/sys/dict/list?dictCode=sex', { token })).json.result.records[0];
+    const item = await call(a.url, 'POST', '/sys/dictItem/add', { token, body: { dictId: sex.id, itemText: '集群测试项', itemValue: '9', sortOrder: 9, status: 1 } });
+    expect(item.json.success, item.json.message).toBe(true);
+    // B is told through NOTIFY: well within a second, long before the caches' own time limits (10 s, 60 s).
+    const started = Date.now();
+    await expect.poll(() => total(b), { timeout: 1000, interval: 50 }).toBe(before + 1);
+    await expect.poll(() => dictTexts(b), { timeout: 1000, interval: 50 }).toContain('集群测试项');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('a scheduled job fires once per firing across both servers', async () => {
     const admin = await login(a.url, 'admin');
     const db = new pg.Client({ connectionString: dbUrl });

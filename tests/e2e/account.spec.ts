@@ -25,9 +25,9 @@ test('the teacher edits their own base settings, reloads and sees them; the head
     await page.request.put(`${SELF}/userEdit`, { headers, data: { realname: u.realname, email: u.email ?? '', phone: u.phone ?? '', sex: u.sex } });
     await page.request.put(`${SELF}/notify`, { headers, data: before.notify });
   };
-  await userMenu(page, '个人中心');
-  await expect(page).toHaveURL(/\/account\/center$/);
   const centre = page.locator('.account-center');
+  await userMenu(page, '个人中心', centre);
+  await expect(page).toHaveURL(/\/account\/center$/);
   await expect(centre.locator('.account-center-name')).toHaveText('王磊');
   await expect(centre.getByText('教师', { exact: true })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('account-center.png') });

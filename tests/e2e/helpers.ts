@@ -44,17 +44,22 @@ export async function accessToken(page: Page): Promise<string> {
   });
 }
 
-/** Opens an entry of the header user menu by its text. */
-export async function userMenu(page: Page, item: string) {
+/** Opens an entry of the header user menu by its text; with `opened`, retries until that shows (a click on a closing menu does nothing). */
+export async function userMenu(page: Page, item: string, opened?: Locator) {
   const entry = page.locator('.ant-dropdown:visible').getByText(item, { exact: true });
   // A hover that lands while the header is still re-rendering opens nothing, and hovering again where the
-  // pointer already is fires no new mouseenter: leave the trigger, then hover again until the entry shows.
+  // pointer already is fires no new mouseenter: on a retry leave the trigger first, then hover again.
+  let attempt = 0;
   await expect(async () => {
-    await page.mouse.move(0, 0);
-    await page.getByTestId('user-menu').hover();
+    if (opened && (await opened.isVisible())) return; // a slow earlier click got there after all
+    if (attempt++) await page.mouse.move(0, 0);
+    await page.getByTestId('user-menu').hover({ timeout: 2_000 });
     await expect(entry).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  await entry.click();
+    if (!opened) return;
+    await entry.click({ timeout: 2_000 });
+    await expect(opened).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
+  if (!opened) await entry.click();
 }
 
 /** Opens a menu screen through the sidebar: parent submenu title, then the entry. */
@@ -68,9 +73,10 @@ export async function openMenu(page: Page, parent: string, entry: string) {
 /** Clicks `entry` of the hover menu opened by `trigger` (the hover is retried — a hover during a re-render opens nothing). */
 export async function fromHoverMenu(page: Page, trigger: Locator, entry: string) {
   const item = page.locator('.ant-dropdown-menu:visible').getByText(entry, { exact: true });
+  let attempt = 0;
   await expect(async () => {
-    await page.mouse.move(0, 0);
-    await trigger.hover();
+    if (attempt++) await page.mouse.move(0, 0);
+    await trigger.hover({ timeout: 2_000 });
     await item.click({ timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
 }

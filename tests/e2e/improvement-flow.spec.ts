@@ -65,8 +65,9 @@ async function actionsOf(page: Page, rowText: string): Promise<string[]> {
   const inline = (await cell.locator('a, button').allInnerTexts()).map((t) => t.replace(/\s/g, '')).filter((t) => t && t !== '更多');
   if (!(await row.getByText('更多').count())) return inline;
   const menu = page.locator('.ant-dropdown:visible .ant-dropdown-menu');
+  let attempt = 0;
   await expect(async () => {
-    await page.mouse.move(0, 0);
+    if (attempt++) await page.mouse.move(0, 0); // a repeated hover where the pointer already is fires no mouseenter
     await row.getByText('更多').hover();
     await expect(menu).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 20_000 });

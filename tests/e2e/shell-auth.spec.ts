@@ -66,11 +66,7 @@ test.describe('sign-in and route guard', () => {
   test('logout asks first, then clears the session', async ({ page }) => {
     await login(page, 'supervisor');
     const confirmLogout = page.getByText('真的要注销登录吗 ?');
-    // A menu click landing while the hover menu closes opens nothing: retried until the confirm shows.
-    const askLogout = () => expect(async () => {
-      await userMenu(page, '退出登录');
-      await expect(confirmLogout).toBeVisible({ timeout: 3_000 });
-    }).toPass({ timeout: 30_000 });
+    const askLogout = () => userMenu(page, '退出登录', confirmLogout);
     await askLogout();
     await page.getByRole('button', { name: /取\s*消/ }).click();
     await expect(page.locator('.basic-layout')).toBeVisible();

@@ -79,8 +79,8 @@ test.describe('tabbed layout', () => {
 
 test('settings are persisted across reload', async ({ page }) => {
   await login(page, 'admin');
-  await userMenu(page, '系统设置');
   const drawer = page.locator('.settings-drawer');
+  await userMenu(page, '系统设置', drawer);
   await expect(drawer).toBeVisible();
   await drawer.getByRole('radio', { name: '酱紫' }).click();
   await drawer.getByRole('radio', { name: '亮色菜单风格' }).click();
@@ -97,7 +97,7 @@ test('settings are persisted across reload', async ({ page }) => {
   const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('APP_SETTINGS') ?? '{}'));
   expect(saved).toMatchObject({ primaryColor: '#722ED1', navTheme: 'light', fixedHeader: false, autoHideHeader: false, colorWeak: true });
   // The primary colour reaches antd's tokens.
-  await userMenu(page, '系统设置');
+  await userMenu(page, '系统设置', page.locator('.settings-drawer'));
   const btn = page.locator('.settings-drawer').getByRole('button', { name: '保存配置' });
   await expect(btn).toHaveCSS('background-color', 'rgb(114, 46, 209)');
   await btn.click();
@@ -112,9 +112,8 @@ test('settings are persisted across reload', async ({ page }) => {
 test.describe('password change dialog', () => {
   test('every rule has its message', async ({ page }) => {
     await login(page, 'leader');
-    await userMenu(page, '密码修改');
     const dlg = page.locator('.ant-modal', { hasText: '修改密码' });
-    await expect(dlg).toBeVisible();
+    await userMenu(page, '密码修改', dlg);
     const err = dlg.locator('.ant-form-item-explain-error');
     await dlg.getByRole('button', { name: /确\s*定/ }).click();
     await expect(err).toContainText(['请输入旧密码!', '请输入新密码', '请确认新密码!']);
@@ -174,8 +173,8 @@ test('department choice at sign-in and department switch', async ({ page, reques
   expect(await orgCode()).toBe('A01A04');
 
   // Switch dialog: preselects the current department; switching stores the new one.
-  await userMenu(page, '切换部门');
   const dlg = page.locator('.ant-modal', { hasText: '切换部门' });
+  await userMenu(page, '切换部门', dlg);
   await expect(dlg.locator('.ant-select-selection-item')).toHaveText('计算机学院');
   await dlg.locator('.ant-select').click();
   await page.locator('.ant-select-dropdown:visible').getByText(root.departName, { exact: true }).click();

@@ -22,8 +22,7 @@ test('login, home and settings screenshots', async ({ page }) => {
   await page.waitForTimeout(800); // menu selection transition
   await page.screenshot({ path: `${dir}/home.png` });
 
-  await userMenu(page, '系统设置');
-  await expect(page.locator('.settings-drawer')).toBeVisible();
+  await userMenu(page, '系统设置', page.locator('.settings-drawer'));
   await page.mouse.move(600, 850);
   await page.waitForTimeout(800);
   await page.screenshot({ path: `${dir}/settings.png` });
