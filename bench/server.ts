@@ -107,17 +107,26 @@ export async function login(url: string, username = 'admin', password = 'Observe
 }
 
 /**
- * Closed-loop load: `concurrency` clients each send the next request as soon as the last answered,
- * for `seconds`. Returns every latency (ms) and the throughput.
+ * Load from `concurrency` clients for `seconds`. Back to back (`periodMs` 0, closed loop): each client
+ * sends its next request as soon as the last answered — throughput at saturation, where latency is
+ * simply clients ÷ throughput. Paced (`periodMs` > 0): each client, like a user, sends one request per
+ * period (phases spread at random), or at once when its last answer came later than that.
+ * Returns every latency (ms), the throughput and the number of failed requests.
  */
-export async function load(concurrency: number, seconds: number, once: (i: number) => Promise<void>) {
+export async function load(concurrency: number, seconds: number, once: (i: number) => Promise<void>, periodMs = 0) {
   const lat: number[] = [];
   const end = Date.now() + seconds * 1000;
   let i = 0;
   let errors = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (Date.now() < end) {
+      let next = Date.now() + Math.random() * periodMs;
+      for (;;) {
+        if (periodMs) {
+          if (next > Date.now()) await new Promise((r) => setTimeout(r, next - Date.now()));
+          next = Math.max(next + periodMs, Date.now());
+        }
+        if (Date.now() >= end) break;
         const t = performance.now();
         try {
           await once(i++);

@@ -70,6 +70,9 @@ export async function revokeUserSessions(ctx: ServerContext, userId: string, rea
   await sessionsRevoked(ctx); // open websockets of this user close too
 }
 
+/** A stored "YYYY-MM-DD HH:mm:ss" (server local time, util.now()) as epoch milliseconds. */
+const localTime = (v: unknown) => new Date(String(v).replace(' ', 'T')).getTime();
+
 /** How long a user's permissions may be reused while none of the tables they come from is written. */
 const AUTH_CACHE_MS = 30_000;
 
@@ -86,11 +89,12 @@ export async function resolveSession(ctx: ServerContext, token: string): Promise
     .where('s.token_hash', '=', sha256(token))
     .executeTakeFirst();
   if (!s || s.revoked_at || Number(s.status) !== 1 || Number(s.del_flag) !== 0) return null;
-  const t = dayjs();
-  if (t.isAfter(dayjs(s.expires_at))) return null;
-  if (t.diff(dayjs(s.last_seen_at), 'minute', true) > ctx.cfg.session.idleMinutes) return null;
+  const t = Date.now();
+  if (t > localTime(s.expires_at)) return null;
+  const idleMs = t - localTime(s.last_seen_at);
+  if (idleMs > ctx.cfg.session.idleMinutes * 60_000) return null;
   // Touch at most once a minute (sooner for tiny idle limits): idle tracking without a write per request.
-  if (t.diff(dayjs(s.last_seen_at), 'second') >= Math.min(60, ctx.cfg.session.idleMinutes * 15)) {
+  if (idleMs >= Math.min(60, ctx.cfg.session.idleMinutes * 15) * 1000) {
     await ctx.db.updateTable('sys_session').set({ last_seen_at: now() }).where('id', '=', s.sessionId).execute();
   }
   // Permissions and departments: from the read cache (any write to the role, permission or

@@ -4,11 +4,11 @@ import type { ServerContext } from '../context.js';
 import type { DB } from '../db/index.js';
 import { cachedRead, cachedRows, queryKey, readTables } from '../db/read-cache.js';
 import { BizError, page, type Page } from '../http/envelope.js';
-import { allDictItems } from '../sys/dict-service.js';
+import { allDictItems, type DictModel } from '../sys/dict-service.js';
 import { newId, now } from '../util.js';
 import { loadDataRules, dataRuleConditions } from './data-rules.js';
 import { allFields, columnOf, primaryField, type EntityField, type EntitySchema } from './entity-types.js';
-import { hooksOf, type EntityQuery, type HookContext, type Row, type SaveMode } from './hooks.js';
+import { hooksOf, type EntityQuery, type HookContext, type ReadPurpose, type Row, type SaveMode } from './hooks.js';
 import { coerce, conditionSql, parsePaging, parseSort, plainConditions, superConditions, type Condition, type Query } from './query.js';
 import { checkValue } from './validate.js';
 
@@ -23,8 +23,13 @@ export function hookContext(ctx: ServerContext, req: FastifyRequest, entity: str
 
 const label = (f: EntityField) => f.title ?? f.name;
 const delFlagField = (e: EntitySchema) => e.fields.find((f) => f.name === 'delFlag');
-/** Fields that may leave the server. */
-export const publicFields = (e: EntitySchema) => allFields(e).filter((f) => !f.secret);
+const publicOf = new WeakMap<EntitySchema, EntityField[]>();
+/** Fields that may leave the server (memoised per entity; do not mutate). */
+export function publicFields(e: EntitySchema): EntityField[] {
+  let list = publicOf.get(e);
+  if (!list) publicOf.set(e, (list = allFields(e).filter((f) => !f.secret)));
+  return list;
+}
 
 /** A database row (snake_case columns) → a wire row (camelCase, ids as strings, no secrets). */
 export function toWire(e: EntitySchema, r: Record<string, unknown>): Row {
@@ -86,6 +91,14 @@ const selectPublic = (e: EntitySchema, qb: EntityQuery) => qb.select(publicField
 
 const LOOKUP_CACHE_MS = 60_000;
 
+const texts = new WeakMap<DictModel[], Map<string, string>>();
+/** value → text of one (cached) dictionary. */
+function textsOf(items: DictModel[]): Map<string, string> {
+  let m = texts.get(items);
+  if (!m) texts.set(items, (m = new Map(items.map((d) => [d.value, d.text]))));
+  return m;
+}
+
 /** Adds `<field>_dictText` for system and table dictionaries (comma-separated multi-values too). */
 export async function addDictText(ctx: ServerContext, e: EntitySchema, rows: Row[]): Promise<Row[]> {
   const dictFields = publicFields(e).filter((f) => f.dict || f.dictTable);
@@ -94,7 +107,7 @@ export async function addDictText(ctx: ServerContext, e: EntitySchema, rows: Row
   for (const f of dictFields) {
     let map: Map<string, string>;
     if (f.dict) {
-      map = new Map((sys[f.dict] ?? []).map((d) => [d.value, d.text]));
+      map = textsOf(sys[f.dict] ?? []);
     } else {
       const { table, text, code } = f.dictTable!;
       const keys = [...new Set(rows.flatMap((r) => String(r[f.name] ?? '').split(',')).filter(Boolean))];
@@ -112,9 +125,9 @@ export async function addDictText(ctx: ServerContext, e: EntitySchema, rows: Row
   return rows;
 }
 
-async function finish(h: HookContext, raw: Record<string, unknown>[]): Promise<Row[]> {
+async function finish(h: HookContext, raw: Record<string, unknown>[], purpose: ReadPurpose): Promise<Row[]> {
   let rows = await addDictText(h.db === h.ctx.db ? h.ctx : { ...h.ctx, db: h.db }, h.entity, raw.map((r) => toWire(h.entity, r)));
-  for (const hk of hooksOf(h.entity.name)) if (hk.decorateRows) rows = await hk.decorateRows(h, rows);
+  for (const hk of hooksOf(h.entity.name)) if (hk.decorateRows) rows = await hk.decorateRows(h, rows, purpose);
   return rows;
 }
 
@@ -171,8 +184,10 @@ export async function listRows(h: HookContext, q: Query): Promise<Page<Row>> {
   const base = applyFilters(e, await scopedQuery(h), q);
   const sorted = applySort(e, base, q); // validates the sort before any query runs
   const total = await cachedCount(h.db, base);
-  const raw = await selectPublic(e, sorted).limit(pageSize).offset((pageNo - 1) * pageSize).execute();
-  return page(await finish(h, raw), total, pageNo, pageSize);
+  const offset = (pageNo - 1) * pageSize;
+  // An exact total at or below the offset means an empty page: no need to scan for it.
+  const raw = total <= EXACT_COUNT_LIMIT && offset >= total ? [] : await selectPublic(e, sorted).limit(pageSize).offset(offset).execute();
+  return page(await finish(h, raw, 'list'), total, pageNo, pageSize);
 }
 
 /**
@@ -191,7 +206,7 @@ export async function exportRows(h: HookContext, q: Query, cap: number, refuseOv
   if (refuseOver && (await qb.select(sql`1`.as('x')).offset(cap).limit(1).executeTakeFirst()))
     throw new BizError(`导出的数据超过${cap}条，请缩小查询范围（如按学期、部门或日期筛选）后再导出`);
   const raw = await selectPublic(e, applySort(e, qb, q)).limit(cap).execute();
-  return finish(h, raw);
+  return finish(h, raw, 'export');
 }
 
 export async function getRow(h: HookContext, rawId: unknown, db: DB = h.db): Promise<Row | undefined> {
@@ -200,7 +215,7 @@ export async function getRow(h: HookContext, rawId: unknown, db: DB = h.db): Pro
   if (id === undefined) return undefined;
   const r = await selectPublic(e, (await scopedQuery(h, db)).where(sql.ref(`t.${columnOf(primaryField(e))}`), '=', id)).executeTakeFirst();
   if (!r) return undefined;
-  return (await finish({ ...h, db }, [r]))[0];
+  return (await finish({ ...h, db }, [r], 'get'))[0];
 }
 
 /** Runs `fn` in the caller's transaction when there is one, else in a new one. */

@@ -82,7 +82,13 @@ export interface EntitySchema {
 }
 
 export const snake = (s: string) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
-export const columnOf = (f: EntityField) => f.column ?? snake(f.name);
+const columns = new WeakMap<EntityField, string>();
+/** The database column of a field (memoised: it is asked for every field of every row). */
+export function columnOf(f: EntityField): string {
+  let c = columns.get(f);
+  if (c === undefined) columns.set(f, (c = f.column ?? snake(f.name)));
+  return c;
+}
 
 export const AUDIT_FIELDS: EntityField[] = [
   { name: 'createBy', type: 'string', length: 50, title: '创建人', readonly: true },
@@ -92,10 +98,16 @@ export const AUDIT_FIELDS: EntityField[] = [
 ];
 
 /** The entity's fields with the implicit audit fields appended. */
+const withAudit = new WeakMap<EntitySchema, EntityField[]>();
+/** The entity's fields plus the audit fields it does not declare itself (memoised; do not mutate). */
 export function allFields(e: EntitySchema): EntityField[] {
   if (e.audit === false) return e.fields;
-  const own = new Set(e.fields.map((f) => f.name));
-  return [...e.fields, ...AUDIT_FIELDS.filter((f) => !own.has(f.name))];
+  let all = withAudit.get(e);
+  if (!all) {
+    const own = new Set(e.fields.map((f) => f.name));
+    withAudit.set(e, (all = [...e.fields, ...AUDIT_FIELDS.filter((f) => !own.has(f.name))]));
+  }
+  return all;
 }
 
 export function primaryField(e: EntitySchema): EntityField {

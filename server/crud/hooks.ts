@@ -20,12 +20,15 @@ export interface HookContext {
 
 export type EntityQuery = SelectQueryBuilder<any, any, any>;
 
+export type ReadPurpose = 'list' | 'export' | 'get';
+
 /** Extension points of the generic engine for one entity (see docs/architecture.md). */
 export interface EntityHooks {
   beforeSave?(h: HookContext, row: Row, mode: SaveMode, old: Row | undefined, input: Row): Promise<void> | void;
   afterSave?(h: HookContext, row: Row, mode: SaveMode, input: Row): Promise<void> | void;
   beforeDelete?(h: HookContext, rows: Row[]): Promise<void> | void;
-  decorateRows?(h: HookContext, rows: Row[]): Promise<Row[]> | Row[];
+  /** Adds derived fields to rows read for a list page, an export or one record (`get`: queryById, edit forms). */
+  decorateRows?(h: HookContext, rows: Row[], purpose: ReadPurpose): Promise<Row[]> | Row[];
   /** Extra WHERE on every scoped read and write; the entity table is aliased `t`. */
   listScope?(h: HookContext, qb: EntityQuery): EntityQuery;
 }

@@ -70,9 +70,16 @@ export function writtenTables(sqlText: string): string[] {
   return [...new Set([...sqlText.matchAll(WRITE_TARGET)].map((m) => m[1]!.toLowerCase()))];
 }
 
-/** The tables a select reads (every FROM and JOIN, subqueries included). */
+const tablesOf = new Map<string, string[]>();
+/** The tables a select reads (every FROM and JOIN, subqueries included); memoised per SQL text. */
 export function readTables(sqlText: string): string[] {
-  return [...new Set([...sqlText.matchAll(READ_SOURCE)].map((m) => m[1]!.toLowerCase()))].sort();
+  let tables = tablesOf.get(sqlText);
+  if (!tables) {
+    tables = [...new Set([...sqlText.matchAll(READ_SOURCE)].map((m) => m[1]!.toLowerCase()))].sort();
+    if (tablesOf.size >= 2_000) tablesOf.clear(); // the statements of a running server are a small, fixed set
+    tablesOf.set(sqlText, tables);
+  }
+  return tables;
 }
 
 const caches = new WeakMap<object, ReadCache>();

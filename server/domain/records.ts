@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import type { DB } from '../db/index.js';
-import { defineEntityHooks, type HookContext, type Row } from '../crud/hooks.js';
+import { defineEntityHooks, type HookContext, type ReadPurpose, type Row } from '../crud/hooks.js';
 import { deleteRows, getRow, hookContext, inTransaction, listRows, saveRow } from '../crud/engine.js';
 import { BizError, ok } from '../http/envelope.js';
 import { newId, now } from '../util.js';
@@ -155,14 +155,15 @@ async function flushPushes(req: FastifyRequest) {
   for (const p of list) await p();
 }
 
-async function decorate(h: HookContext, rows: Row[]): Promise<Row[]> {
+/** One record (queryById, the edit form) carries its index scores; list pages and exports do not need them. */
+async function decorate(h: HookContext, rows: Row[], purpose: ReadPurpose): Promise<Row[]> {
   if (!rows.length) return rows;
-  const ids = rows.map((r) => str(r.id));
-  const scores = await h.db.selectFrom('sup_index_score').select(['record_id', 'index_id', 'index_name', 'max_score', 'score']).where('record_id', 'in', ids).execute();
+  const ids = purpose === 'get' ? rows.map((r) => str(r.id)) : [];
+  const scores = ids.length ? await h.db.selectFrom('sup_index_score').select(['record_id', 'index_id', 'index_name', 'max_score', 'score']).where('record_id', 'in', ids).execute() : [];
   const by = new Map<string, Row[]>();
   for (const s of scores) (by.get(String(s.record_id)) ?? by.set(String(s.record_id), []).get(String(s.record_id))!).push({ indexId: s.index_id, indexName: s.index_name, maxScore: Number(s.max_score), score: Number(s.score) });
   for (const r of rows) {
-    r.indexScoreList = by.get(str(r.id)) ?? [];
+    if (purpose === 'get') r.indexScoreList = by.get(str(r.id)) ?? [];
     if (r.totalScore !== null && r.totalScore !== undefined) r.totalScore = Number(r.totalScore);
     if (!SHOW_LISTENER_TO_TEACHER && r.teacherId === h.user.id && r.listenerId !== h.user.id) Object.assign(r, { listenerId: null, listenerName: '（匿名）', listenerId_dictText: '（匿名）' });
   }
