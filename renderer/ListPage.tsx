@@ -5,7 +5,8 @@ import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { http } from '@/http/client';
+import { http, type Envelope } from '@/http/client';
+import { takeListGuess } from '@/session/prefetch';
 import { getWidget } from '@widgets/registry';
 import { condition } from './expr';
 import { filterActions } from './permissions';
@@ -85,6 +86,27 @@ export function queryParams(fields: QueryFieldSchema[], values: Record<string, u
     else out[f.name] = typeof v === 'string' ? v.trim() : fmt(v);
   }
   return out;
+}
+
+/**
+ * The first list request a list page makes for `schema` opened at URL `search` (initial page, page
+ * size, sort, query defaults, urlParams, tree roots), so it can start before the page renders
+ * (renderer/warm.ts). Must equal ListPage's first request (tests/unit/renderer-first-list.test.tsx).
+ */
+export function firstListRequest(schema: PageSchema, search: string): { url: string; params: Record<string, unknown> } | undefined {
+  const url = urlsOf(schema).list;
+  if (schema.data || !url) return undefined;
+  const sp = new URLSearchParams(search);
+  const pageSizes = schema.pageSizes ?? [10, 20, 30];
+  const urlSize = Number(sp.get('pageSize'));
+  const pageSize = pageSizes.includes(urlSize) ? urlSize : (schema.pageSize ?? pageSizes[0] ?? 10);
+  const sort = schema.defaultSort ?? { column: 'createTime', order: 'desc' };
+  const fields = schema.query?.fields ?? [];
+  const query = queryParams(fields, Object.fromEntries(fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])));
+  const fromUrl = Object.fromEntries((schema.urlParams ?? []).flatMap((k) => (sp.get(k) ? [[k, sp.get(k)]] : [])));
+  const base: Record<string, unknown> = { ...fromUrl, ...query, column: sort.column, order: sort.order, field: ['id', '', ...(schema.columns ?? []).map((c) => c.dataIndex)].join(',') };
+  if (schema.kind === 'tree-list' && Object.keys(query).length === 0) base[schema.tree?.parentField ?? 'pid'] = schema.tree?.root ?? '0';
+  return { url, params: Object.fromEntries(Object.entries<unknown>({ ...base, pageNo: 1, pageSize }).filter(([, v]) => v !== undefined && v !== '')) };
 }
 
 const isRange = (f: QueryFieldSchema) => f.widget === 'DateRange' || f.widget === 'DateTimeRange' || f.widget === 'NumberRange';
@@ -282,7 +304,10 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   const [first] = useState(() => {
     if (schema.data || !urls.list) return undefined;
     const q = listQuery();
-    const p = http.get<ListResult>(urls.list, q);
+    // The same request when it was started before the page rendered (src/session/prefetch.ts, renderer/warm.ts).
+    const guess = takeListGuess(pageId, urlSearch, urls.list, q);
+    const list = urls.list;
+    const p = guess ? guess.then((r) => (r as Envelope<ListResult> | undefined) ?? http.get<ListResult>(list, q)) : http.get<ListResult>(list, q);
     p.catch(() => undefined); // awaited (and reported) by load()
     return { key: JSON.stringify(q), p };
   });

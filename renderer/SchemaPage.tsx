@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Result, Spin } from 'antd';
-import { fetchPageSchema, PageSchemaError } from './loader';
+import { fetchPageSchema, PageSchemaError, peekPageSchema } from './loader';
 import { ListPage } from './ListPage';
 import type { PageSchema } from './types';
 
@@ -12,11 +12,12 @@ const OnlinePage = lazy(() => import('./OnlinePage'));
 
 /** Draws the page schema `pageId` (GET /schema/page/<id>); a bad schema shows an error page. */
 export function SchemaPage({ pageId }: { pageId: string }) {
-  const [state, setState] = useState<{ id: string; schema?: PageSchema; error?: PageSchemaError }>({ id: pageId });
+  // A schema that has already arrived (e.g. requested at boot) is drawn in the first render.
+  const [state, setState] = useState<{ id: string; schema?: PageSchema; error?: PageSchemaError }>(() => ({ id: pageId, schema: peekPageSchema(pageId) }));
   useEffect(() => {
     let live = true;
     fetchPageSchema(pageId).then(
-      (schema) => live && setState({ id: pageId, schema }),
+      (schema) => live && setState((s) => (s.id === pageId && s.schema === schema ? s : { id: pageId, schema })),
       (error: unknown) => live && setState({ id: pageId, error: error instanceof PageSchemaError ? error : new PageSchemaError(String((error as Error)?.message ?? error)) }),
     );
     return () => {

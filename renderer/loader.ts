@@ -1,4 +1,5 @@
 import { http } from '@/http/client';
+import { takeSchemaGuess } from '@/session/prefetch';
 import type { PageSchema } from './types';
 
 /**
@@ -6,7 +7,7 @@ import type { PageSchema } from './types';
  * without a rebuild. They are cached in memory for a short time.
  */
 const TTL = 30_000;
-const pages = new Map<string, { at: number; p: Promise<PageSchema> }>();
+const pages = new Map<string, { at: number; p: Promise<PageSchema>; value?: PageSchema }>();
 
 export class PageSchemaError extends Error {
   constructor(
@@ -22,31 +23,60 @@ export class PageSchemaError extends Error {
 export function fetchPageSchema(id: string, fresh = false): Promise<PageSchema> {
   const hit = pages.get(id);
   if (hit && !fresh && Date.now() - hit.at < TTL) return hit.p;
-  const p = http.get<PageSchema & { problems?: never }>(`/schema/page/${id}`).then((r) => {
+  // The request started at boot for this page (src/session/prefetch.ts), else a new one.
+  const guess = fresh ? undefined : takeSchemaGuess(id);
+  const ask = () => http.get<PageSchema & { problems?: never }>(`/schema/page/${id}`);
+  const p = (guess ? guess.then((r) => r ?? ask()) : ask()).then((r) => {
     if (!r.success) {
       pages.delete(id);
       const problems = (r.result as unknown as { problems?: PageSchemaError['problems'] } | null)?.problems ?? [];
       throw new PageSchemaError(r.message || '页面配置加载失败', problems, Number(r.code));
     }
-    return r.result;
+    return r.result as PageSchema;
   });
-  p.catch(() => pages.delete(id));
-  pages.set(id, { at: Date.now(), p });
+  const entry: { at: number; p: Promise<PageSchema>; value?: PageSchema } = { at: Date.now(), p };
+  p.then(
+    (v) => {
+      entry.value = v;
+    },
+    () => pages.delete(id),
+  );
+  pages.set(id, entry);
   return p;
 }
+
+/** The schema `id` when it has already arrived (fresh), so a page can draw it in its first render. */
+export function peekPageSchema(id: string): PageSchema | undefined {
+  const hit = pages.get(id);
+  return hit && Date.now() - hit.at < TTL ? hit.value : undefined;
+}
+
+const known = new Map<string, Promise<boolean>>();
+const knownValue = new Map<string, boolean>();
 
 /**
  * Whether `id` is a page schema: asks for the schema itself (cached, so the page that follows does
  * not fetch it again) instead of listing every page. A bad schema counts (it shows 页面配置有误);
- * "not found" or a failed request does not.
+ * "not found" or a failed request does not. The answer is kept for the session.
  */
 export function hasPageSchema(id: string): Promise<boolean> {
-  return fetchPageSchema(id).then(
-    () => true,
-    (e: unknown) => e instanceof PageSchemaError && e.code !== 404,
-  );
+  let p = known.get(id);
+  if (!p) {
+    p = fetchPageSchema(id).then(
+      () => true,
+      (e: unknown) => e instanceof PageSchemaError && e.code !== 404,
+    );
+    known.set(id, p);
+    void p.then((v) => knownValue.set(id, v));
+  }
+  return p;
 }
+
+/** hasPageSchema's answer when it is already known. */
+export const knownPageSchema = (id: string): boolean | undefined => knownValue.get(id);
 
 export function clearPageCache() {
   pages.clear();
+  known.clear();
+  knownValue.clear();
 }

@@ -18,6 +18,8 @@ import { API, OUT, prepareData, ROOT, startServer } from '../server.js';
  * - typing in the 200-field form demo/bench/BenchForm: keydown → the frame after the input painted;
  * - initial JS gzip per route (login and every menu route), measured by loading each route.
  * Run: npm run bench -- frontend (builds the product into bench/.out/dist and the floor into bench/.out/floor).
+ * For iterations: BENCH_RUNS=3, BENCH_NO_BUILD=1 (reuse the builds), BENCH_LISTS_ONLY=1 (skip typing and JS per
+ * route), BENCH_WATERFALL=1 (log one product navigation's requests and scripts, ms since navigation start).
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SIZES = [50, 100, 500];
@@ -166,7 +168,7 @@ async function settle(page: Page, needDrawn: boolean, timeout = 120_000): Promis
   return (await h.jsonValue()) as number;
 }
 
-async function navigate(browser: Browser, session: LoginResult, url: string, rows: number): Promise<number> {
+async function navigate(browser: Browser, session: LoginResult, url: string, rows: number, waterfall = false): Promise<number> {
   const ctx = await browser.newContext(CONTEXT);
   try {
     await ctx.addInitScript(initScript(session, rows));
@@ -175,6 +177,11 @@ async function navigate(browser: Browser, session: LoginResult, url: string, row
     const t = await settle(page, true);
     const count = await page.locator(ROWS).count();
     if (count < rows) throw new Error(`${url}: ${count} rows drawn, expected ${rows}`);
+    if (waterfall) {
+      const lines = (await page.evaluate(`[...performance.getEntriesByType('resource').map((e) => [e.startTime, e.responseEnd, new URL(e.name).pathname.replace(/^.*\\/(assets|jeecg-boot)\\//, '')]),
+        [window.__bench.drawn, window.__bench.drawn, '(drawn)']].sort((a, b) => a[0] - b[0]).map(([s, e, n]) => Math.round(s) + '–' + Math.round(e) + ' ' + n)`)) as string[];
+      log(`waterfall of ${url}:\n  ${lines.join('\n  ')}`);
+    }
     return t;
   } finally {
     await ctx.close();
@@ -281,6 +288,7 @@ export async function benchFrontend(): Promise<Figure[]> {
     // Warm-up (server caches, page-schema compile), not counted.
     await navigate(browser, session, urls(50).floor, 50);
     await navigate(browser, session, urls(50).product, 50);
+    if (process.env.BENCH_WATERFALL) await navigate(browser, session, urls(50).product, 50, true);
     for (const n of SIZES) {
       const t = { floor: [] as number[], product: [] as number[] };
       for (let i = 0; i < RUNS; i++) {
@@ -296,6 +304,7 @@ export async function benchFrontend(): Promise<Figure[]> {
         { name: `list ${n} rows: product / floor`, value: p / f, unit: '×', budget: BUDGET.ratio },
       );
     }
+    if (process.env.BENCH_LISTS_ONLY) return figures;
     const typed = await typing(browser, session, server.url);
     log(`keystrokes in order (ms): ${typed.map(Math.round).join(' ')}`);
     const keys = [...typed].sort((a, b) => a - b);

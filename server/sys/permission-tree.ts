@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import type { SessionUser } from '../auth/session.js';
+import { cachedRows, rawRead } from '../db/read-cache.js';
 
 export interface AuthEntry {
   action: string;
@@ -85,24 +86,25 @@ export const deptRolePermissionIds = (userId: string) => sql<{ permission_id: st
   join sys_depart_permission dp on dp.depart_id = dr.depart_id and dp.permission_id = drp.permission_id
   where dru.user_id = ${userId}`;
 
+const MENU_CACHE_MS = 30_000;
+
 /** The `getUserPermissionByToken` answer: the user's menu tree, their buttons, every button, the safe-mode flag. */
 export async function userPermissions(ctx: ServerContext, user: SessionUser) {
-  const [granted, allButtons] = await Promise.all([
-    sql<PermRow>`
+  // Through the read cache: a write to any of the permission tables drops these at once.
+  const [rows, allButtons] = await Promise.all([
+    cachedRows(ctx.db, rawRead(ctx.db, sql<PermRow>`
       select p.* from sys_permission p
       where p.del_flag = 0 and p.id in (
         select rp.permission_id from sys_role_permission rp join sys_user_role ur on ur.role_id = rp.role_id where ur.user_id = ${user.id}
         union ${deptRolePermissionIds(user.id)})
-      order by p.sort_no asc, p.create_time asc, p.id asc`.execute(ctx.db),
-    ctx.db
+      order by p.sort_no asc, p.create_time asc, p.id asc`), MENU_CACHE_MS),
+    cachedRows(ctx.db, ctx.db
       .selectFrom('sys_permission')
       .select(['perms', 'perms_type', 'name', 'status'])
       .where('menu_type', '=', 2)
       .where('del_flag', '=', 0)
-      .orderBy('sort_no')
-      .execute(),
+      .orderBy('sort_no'), MENU_CACHE_MS),
   ]);
-  const rows = granted.rows;
   const entry = (b: PermRow): AuthEntry => ({ action: String(b.perms ?? ''), type: String(b.perms_type ?? '1'), describe: String(b.name) });
   const buttonsOf = new Map<string, AuthEntry[]>();
   const auth: AuthEntry[] = [];
@@ -121,8 +123,8 @@ export async function userPermissions(ctx: ServerContext, user: SessionUser) {
   const home = '/dashboard/analysis';
   if (!menus.some((m) => m.url === home)) {
     // JeecgBoot always shows 首页, granted or not.
-    const h = await sql<PermRow>`select * from sys_permission where url = ${home} and del_flag = 0 and menu_type <> 2 limit 1`.execute(ctx.db);
-    if (h.rows[0]) menus.unshift({ ...h.rows[0], parent_id: null });
+    const h = await cachedRows(ctx.db, rawRead(ctx.db, sql<PermRow>`select * from sys_permission where url = ${home} and del_flag = 0 and menu_type <> 2 limit 1`), MENU_CACHE_MS);
+    if (h[0]) menus.unshift({ ...h[0], parent_id: null });
   }
   const ids = new Set(menus.map((m) => String(m.id)));
   const nodes = new Map<string, MenuNode>();

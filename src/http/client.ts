@@ -59,7 +59,9 @@ export function withFileTokens(html: string): string {
   });
 }
 
-export const axiosInstance = axios.create({ baseURL: API_BASE, timeout: REQUEST_TIMEOUT });
+// No XSRF cookie: the API authenticates by the X-Access-Token header (not a cookie), and reading the cookie
+// would make axios wait for the browser's async cookie store before each send — a task delayed by any render.
+export const axiosInstance = axios.create({ baseURL: API_BASE, timeout: REQUEST_TIMEOUT, withXSRFToken: false });
 
 axiosInstance.interceptors.request.use((config) => {
   const store = getDefaultStore();

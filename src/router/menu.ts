@@ -78,6 +78,22 @@ export function menuRoutes(menu: MenuNode[]): RouteDef[] {
   return out;
 }
 
+/**
+ * Fixed menu paths → the page id their screen asks for first (ComponentPage's page-schema lookup),
+ * for the boot prefetch (src/session/prefetch.ts). Iframe, external, parameterised and low-app
+ * routes are left out (their requests depend on more than the path).
+ */
+export function prefetchRoutes(menu: MenuNode[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const d of menuRoutes(menu)) {
+    if (!d.component || d.component === IFRAME_COMPONENT || d.external || d.path.includes(':') || d.name.startsWith('low-app') || !d.path.startsWith('/')) continue;
+    const path = d.path.length > 1 ? d.path.replace(/\/+$/, '') : d.path;
+    // The first definition of a path wins, as in the router.
+    out[path] ??= d.component.replace(/^\/+/, '');
+  }
+  return out;
+}
+
 /** Container paths → where they lead: their own redirect, else the first visible routable child. */
 export function containerRedirects(menu: MenuNode[]): Record<string, string> {
   const out: Record<string, string> = {};

@@ -4,7 +4,7 @@ import { useAtomValue } from 'jotai';
 import { API_BASE } from '@/http/client';
 import { tokenAtom } from '@/session/store';
 import { IFRAME_COMPONENT, onlineKind, resolveUrlPlaceholders, type RouteDef } from '@/router/menu';
-import { hasPageSchema } from '@renderer/loader';
+import { hasPageSchema, knownPageSchema } from '@renderer/loader';
 
 type Lazy = LazyExoticComponent<ComponentType<any>>;
 
@@ -13,7 +13,9 @@ type Lazy = LazyExoticComponent<ComponentType<any>>;
 // menu; the page-schema loader is tiny and static, so a route asks for its schema at once.
 const loadRenderer = () => import('@renderer/index');
 const SchemaPage = lazy(() => loadRenderer().then((m) => ({ default: m.SchemaPage })));
-void loadRenderer().catch(() => undefined);
+// Once downloaded, the renderer is used directly: no Suspense round (a fallback render) on first use.
+let LoadedSchemaPage: typeof import('@renderer/index').SchemaPage | undefined;
+void loadRenderer().then((m) => (LoadedSchemaPage = m.SchemaPage), () => undefined);
 
 /** Built-in pages of src/pages by menu `component` (second in the resolution order of DESIGN §2). */
 export const BUILTIN_PAGES: Record<string, Lazy> = {
@@ -63,6 +65,9 @@ function ExternalPage({ url }: { url: string }) {
 }
 
 function Schema({ pageId }: { pageId: string }) {
+  // Decided once per mount: switching between the two would remount the page.
+  const [Direct] = useState(() => LoadedSchemaPage);
+  if (Direct) return <Direct pageId={pageId} />;
   return (
     <Suspense fallback={<Spinner />}>
       <SchemaPage pageId={pageId} />
@@ -70,20 +75,16 @@ function Schema({ pageId }: { pageId: string }) {
   );
 }
 
-const schemaCache = new Map<string, boolean>();
-
 /** A screen by `component`: page schema → built-in page → online list → 建设中. */
 export function ComponentPage({ component }: { component: string }) {
-  const [hasSchema, setHasSchema] = useState<boolean | undefined>(schemaCache.get(component));
+  // Known at once when the lookup started before the layout rendered (src/session/prefetch.ts).
+  const [hasSchema, setHasSchema] = useState<boolean | undefined>(() => knownPageSchema(component));
   useEffect(() => {
     if (hasSchema !== undefined) return;
     let live = true;
-    hasPageSchema(component)
-      .catch(() => false)
-      .then((v) => {
-        schemaCache.set(component, v);
-        if (live) setHasSchema(v);
-      });
+    void hasPageSchema(component).then((v) => {
+      if (live) setHasSchema(v);
+    });
     return () => {
       live = false;
     };

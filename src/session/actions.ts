@@ -1,5 +1,8 @@
+import { startTransition } from 'react';
 import { getDefaultStore } from 'jotai';
 import { http } from '@/http/client';
+import { prefetchRoutes } from '@/router/menu';
+import { clearPrefetch, onMenu, warmPage } from '@/session/prefetch';
 import {
   allAuthAtom, authAtom, dictAtom, menuAtom, tenantAtom, tokenAtom, userInfoAtom,
   type AuthEntry, type DictItems, type MenuNode, type UserInfo,
@@ -71,6 +74,7 @@ export function clearSession() {
   store.set(authAtom, []);
   store.set(allAuthAtom, []);
   store.set(menuAtom, null);
+  clearPrefetch();
 }
 
 export interface PermissionResult {
@@ -104,7 +108,11 @@ async function fetchPermissions(): Promise<MenuNode[]> {
   store.set(allAuthAtom, res.result.allAuth ?? []);
   const info = store.get(userInfoAtom);
   if (info && res.result.sysSafeMode !== undefined) store.set(userInfoAtom, { ...info, sysSafeMode: res.result.sysSafeMode });
-  store.set(menuAtom, menu);
+  // Before the menu is drawn: boot guesses it does not confirm are dropped, and the page it routes the path to starts its requests.
+  const pageId = onMenu(prefetchRoutes(menu), window.location.pathname);
+  if (pageId) warmPage(pageId, window.location.search, false);
+  // A transition: the layout's long first render yields, so the page's requests go out meanwhile.
+  startTransition(() => store.set(menuAtom, menu));
   return menu;
 }
 

@@ -69,6 +69,8 @@ test.describe('sign-in and route guard', () => {
     const askLogout = () => userMenu(page, '退出登录', confirmLogout);
     await askLogout();
     await page.getByRole('button', { name: /取\s*消/ }).click();
+    // The closing dialog must be gone first: else the next ask sees it and clicks its (detaching) 确定.
+    await expect(confirmLogout).toBeHidden();
     await expect(page.locator('.basic-layout')).toBeVisible();
     const token = await accessToken(page);
     await askLogout();

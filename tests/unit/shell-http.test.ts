@@ -31,6 +31,9 @@ describe('HTTP client (SPEC §7)', () => {
     expect(seen[1]!.headers['X-Access-Token']).toBe('tok');
     expect(seen[1]!.headers['tenant-id']).toBe('3');
   });
+  it('reads no XSRF cookie (token header auth): a request is sent at once, not after an async cookie-store read', () => {
+    expect(axiosInstance.defaults.withXSRFToken).toBe(false);
+  });
   it('adds _t to GETs except dictionary items', async () => {
     await http.get('/sys/list', { a: 1 });
     await http.get('/sys/dict/getDictItems/sex');

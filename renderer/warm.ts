@@ -1,0 +1,26 @@
+import { http } from '@/http/client';
+import { peekSchemaGuess, putListGuess, quietGet } from '@/session/prefetch';
+import { WIDGETS } from '@widgets/index';
+import { fetchPageSchema, hasPageSchema } from './loader';
+import { firstListRequest } from './ListPage';
+import type { PageSchema } from './types';
+
+const LIST_KINDS = ['list', 'master-detail', 'tree-list'];
+
+/**
+ * Starts what page `pageId` at URL `search` will ask for, before it renders (src/session/prefetch.ts):
+ * its schema, then — for a list page — its first list request and the 高级查询 widget's code.
+ * `guess`: at boot, from the previous menu — only the schema request already started at boot is
+ * used, and the list request is quiet; otherwise (the menu routes the path here) normal requests.
+ */
+export function warmPage(pageId: string, search: string, guess: boolean) {
+  const schema: Promise<PageSchema | undefined> | undefined = guess
+    ? peekSchemaGuess(pageId)?.then((r) => (r?.success ? (r.result as PageSchema) : undefined))
+    : hasPageSchema(pageId).then((has) => (has ? fetchPageSchema(pageId).catch(() => undefined) : undefined));
+  void schema?.then((s) => {
+    if (!s || s.online || !LIST_KINDS.includes(s.kind)) return;
+    const req = firstListRequest(s, search);
+    if (req) putListGuess(pageId, search, req.url, req.params, () => (guess ? quietGet(req.url, req.params) : http.get(req.url, req.params)));
+    void WIDGETS.JSuperQuery?.[0]().catch(() => undefined);
+  });
+}

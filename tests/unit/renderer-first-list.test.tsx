@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import { MemoryRouter } from 'react-router-dom';
+import type { InternalAxiosRequestConfig } from 'axios';
+import { axiosInstance } from '@/http/client';
+import { putListGuess, clearPrefetch } from '@/session/prefetch';
+import { firstListRequest, ListPage } from '@renderer/ListPage';
+import type { PageSchema } from '@renderer/types';
+
+// Requests are answered here: one row per list call.
+let seen: InternalAxiosRequestConfig[] = [];
+axiosInstance.defaults.adapter = async (config) => {
+  seen.push(config);
+  return { data: { success: true, code: 200, message: '', result: { records: [{ id: 'r1', name: `行${seen.length}` }], total: 1 } }, status: 200, statusText: '', headers: {}, config };
+};
+afterEach(() => {
+  cleanup();
+  seen = [];
+  clearPrefetch();
+});
+
+const withoutT = (p: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(p ?? {}).filter(([k]) => k !== '_t'));
+const draw = (schema: PageSchema, search: string) =>
+  render(
+    <MemoryRouter initialEntries={[`/x${search}`]}>
+      <AntApp>
+        <ListPage pageId="t/List" schema={schema} />
+      </AntApp>
+    </MemoryRouter>,
+  );
+
+const schemas: Array<[string, PageSchema, string]> = [
+  ['a plain list, page size from the URL', { kind: 'list', title: 'A', resource: '/a', columns: [{ dataIndex: 'name', title: '名称' }], pageSizes: [10, 50] }, '?pageSize=50'],
+  [
+    'query defaults, urlParams and a default sort',
+    {
+      kind: 'list', title: 'B', api: { list: '/b/list' }, urlParams: ['termId'], defaultSort: { column: 'name', order: 'asc' }, pageSize: 20,
+      columns: [{ dataIndex: 'name', title: '名称' }],
+      query: { fields: [{ name: 'name', label: '名称', default: '王' }, { name: 'status', label: '状态', widget: 'Select', options: [{ label: '是', value: '1' }], default: '1' }] },
+    },
+    '?termId=T1&other=x&pageSize=7',
+  ],
+  ['a tree list shows its roots', { kind: 'tree-list', title: 'C', resource: '/c', columns: [{ dataIndex: 'name', title: '名称' }], tree: { parentField: 'parentId', root: 'R' } }, ''],
+];
+
+describe('the first list request started before the page renders (renderer/warm.ts)', () => {
+  it.each(schemas)('equals the list page’s own first request: %s', async (_name, schema, search) => {
+    draw(schema, search);
+    await screen.findByText('行1');
+    const expected = firstListRequest(schema, search)!;
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.url).toBe(expected.url);
+    expect(withoutT(seen[0]!.params)).toEqual(expected.params);
+  });
+
+  it('is used by the page instead of a new request when it is exactly that request', async () => {
+    const [, schema, search] = schemas[1]!;
+    const req = firstListRequest(schema, search)!;
+    putListGuess('t/List', search, req.url, req.params, async () => ({ success: true, code: 200, message: '', result: { records: [{ id: 'e', name: '早到的行' }], total: 1 } }));
+    draw(schema, search);
+    await screen.findByText('早到的行');
+    expect(seen).toHaveLength(0);
+  });
+
+  it('is not used for another request (a different URL search)', async () => {
+    const [, schema, search] = schemas[1]!;
+    const req = firstListRequest(schema, search)!;
+    putListGuess('t/List', search, req.url, req.params, async () => ({ success: true, code: 200, message: '', result: { records: [{ id: 'e', name: '早到的行' }], total: 1 } }));
+    draw(schema, '?termId=T2');
+    await screen.findByText('行1');
+    expect(screen.queryByText('早到的行')).toBeNull();
+  });
+
+  it('falls back to a normal request when the early one failed (resolved to undefined)', async () => {
+    const [, schema, search] = schemas[0]!;
+    const req = firstListRequest(schema, search)!;
+    putListGuess('t/List', search, req.url, req.params, async () => undefined);
+    draw(schema, search);
+    await screen.findByText('行1');
+    expect(seen).toHaveLength(1);
+  });
+});
