@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import type { DB } from '../db/index.js';
-import { cachedRead, cachedRows, queryKey, readTables } from '../db/read-cache.js';
+import { cachedQuery, cachedRows } from '../db/read-cache.js';
 import { BizError, page, type Page } from '../http/envelope.js';
 import { allDictItems, type DictModel } from '../sys/dict-service.js';
 import { newId, now } from '../util.js';
@@ -158,8 +158,11 @@ export const EXACT_COUNT_LIMIT = 10_000;
  * PostgreSQL's row estimate for the same query (never below the limit + 1): the pager only needs the
  * order of magnitude there, and nobody pages to row 500,000 — they narrow the search.
  */
+/** One row per match of a list's scoped, filtered query (what its total counts). */
+const matchingOf = (base: EntityQuery) => base.clearSelect().select(sql`1`.as('x'));
+
 export async function countRows(db: DB, base: EntityQuery): Promise<number> {
-  const matching = base.clearSelect().select(sql`1`.as('x'));
+  const matching = matchingOf(base);
   const bounded = await db.selectFrom(matching.limit(EXACT_COUNT_LIMIT + 1).as('c')).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
   const n = Number(bounded.n);
   if (n <= EXACT_COUNT_LIMIT) return n;
@@ -174,8 +177,7 @@ export const COUNT_CACHE_MS = 10_000;
 
 /** countRows through the read cache: paging through a list counts its filter once, not per page. */
 export function cachedCount(db: DB, base: EntityQuery): Promise<number> {
-  const compiled = base.clearSelect().select(sql`1`.as('x')).compile();
-  return cachedRead(db, queryKey('count', compiled), readTables(compiled.sql), COUNT_CACHE_MS, () => countRows(db, base));
+  return cachedQuery(db, 'count', matchingOf(base), COUNT_CACHE_MS, () => countRows(db, base));
 }
 
 export async function listRows(h: HookContext, q: Query): Promise<Page<Row>> {

@@ -97,7 +97,6 @@ export const AUDIT_FIELDS: EntityField[] = [
   { name: 'updateTime', type: 'datetime', title: '更新时间', sortable: true, readonly: true },
 ];
 
-/** The entity's fields with the implicit audit fields appended. */
 const withAudit = new WeakMap<EntitySchema, EntityField[]>();
 /** The entity's fields plus the audit fields it does not declare itself (memoised; do not mutate). */
 export function allFields(e: EntitySchema): EntityField[] {

@@ -9,13 +9,11 @@ export type DB = Kysely<any>;
 export interface Database {
   db: DB;
   kind: 'pglite' | 'pg';
-  /** Hot read results, dropped when a table they read is written (read-cache.ts). */
-  cache: ReadCache;
   close(): Promise<void>;
 }
 
-/** A query builder whose every executed write drops the read-cache entries of the tables it wrote. */
-function queryBuilder(dialect: Dialect): { db: DB; cache: ReadCache } {
+/** A query builder with a read cache (read-cache.ts); every executed write drops the entries of the tables it wrote. */
+function queryBuilder(dialect: Dialect): DB {
   const cache = new ReadCache();
   const log = (e: LogEvent) => {
     const tables = writtenTables(e.query.sql);
@@ -23,7 +21,7 @@ function queryBuilder(dialect: Dialect): { db: DB; cache: ReadCache } {
   };
   const db: DB = new Kysely({ dialect, log });
   attachReadCache(db, cache);
-  return { db, cache };
+  return db;
 }
 
 // Timestamps and dates travel as plain strings ("YYYY-MM-DD HH:mm:ss"): no time-zone drift between
@@ -42,8 +40,8 @@ export async function openDatabase(cfg: Pick<AppConfig, 'databaseUrl' | 'dataDir
     types.setTypeParser(DATE, raw);
     const pool = new pg.default.Pool({ connectionString: cfg.databaseUrl, max: 10 });
     pool.on('error', () => undefined); // a dropped idle connection must not kill the process
-    const { db, cache } = queryBuilder(new PostgresDialect({ pool }));
-    return { db, kind: 'pg', cache, close: () => db.destroy() };
+    const db = queryBuilder(new PostgresDialect({ pool }));
+    return { db, kind: 'pg', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGliteDialect } = await import('kysely-pglite-dialect');
@@ -52,11 +50,10 @@ export async function openDatabase(cfg: Pick<AppConfig, 'databaseUrl' | 'dataDir
   const pglite = await PGlite.create(dir, {
     parsers: { [TIMESTAMP]: raw, [TIMESTAMPTZ]: raw, [DATE]: raw },
   });
-  const { db, cache } = queryBuilder(new PGliteDialect(pglite));
+  const db = queryBuilder(new PGliteDialect(pglite));
   return {
     db,
     kind: 'pglite',
-    cache,
     close: async () => {
       await db.destroy();
       if (!pglite.closed) await pglite.close();

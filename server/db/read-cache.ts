@@ -93,31 +93,29 @@ export function readCacheOf(db: DB): ReadCache | undefined {
   return db.isTransaction ? undefined : caches.get(db);
 }
 
-/**
- * `load()` through the database's read cache under `key`, dropped when one of `tables` is written or
- * after `ttlMs`. Without a cache (inside a transaction) it simply loads.
- */
-export function cachedRead<T>(db: DB, key: string, tables: string[], ttlMs: number, load: () => Promise<T>): Promise<T> {
-  const cache = readCacheOf(db);
-  return cache ? cache.get(key, tables, ttlMs, load) : load();
+interface Compilable {
+  compile(): { sql: string; parameters: readonly unknown[] };
 }
 
-interface ReadQuery<R> {
-  compile(): { sql: string; parameters: readonly unknown[] };
+interface ReadQuery<R> extends Compilable {
   execute(): Promise<R[]>;
 }
 
-/** The rows of a select through the read cache: keyed by its SQL and parameters, dropped when a table it reads is written. */
-export function cachedRows<R>(db: DB, query: ReadQuery<R>, ttlMs: number): Promise<R[]> {
+/**
+ * What `load()` derives from `query` (its rows, its count, its rows grouped…) through the read cache:
+ * keyed by `purpose` and the query's SQL and parameters, dropped when a table the query reads is written.
+ */
+export function cachedQuery<T>(db: DB, purpose: string, query: Compilable, ttlMs: number, load: () => Promise<T>): Promise<T> {
   const cache = readCacheOf(db);
-  if (!cache) return query.execute();
-  const compiled = query.compile();
-  return cache.get(queryKey('rows', compiled), readTables(compiled.sql), ttlMs, () => query.execute());
+  if (!cache) return load();
+  const { sql, parameters } = query.compile();
+  const key = `${purpose}\u0000${sql}\u0000${JSON.stringify(parameters, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`;
+  return cache.get(key, readTables(sql), ttlMs, load);
 }
 
-/** A cache key for what `purpose` derives from a compiled query (its SQL and parameters). */
-export function queryKey(purpose: string, q: { sql: string; parameters: readonly unknown[] }): string {
-  return `${purpose}\u0000${q.sql}\u0000${JSON.stringify(q.parameters, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`;
+/** The rows of a select through the read cache (cachedQuery). */
+export function cachedRows<R>(db: DB, query: ReadQuery<R>, ttlMs: number): Promise<R[]> {
+  return cachedQuery(db, 'rows', query, ttlMs, () => query.execute());
 }
 
 /** A raw `sql` select in the shape `cachedRows` takes. */

@@ -5,7 +5,8 @@ import { BizError, ok } from '../http/envelope.js';
 import { allFields, columnOf, type EntityField, type EntitySchema } from '../crud/entity-types.js';
 import { escapeLike } from '../crud/query.js';
 import { defineEntityHooks, type EntityQuery } from '../crud/hooks.js';
-import { allDictItems, clearDictCache, type DictModel } from './dict-service.js';
+import { allDictItems, type DictModel } from './dict-service.js';
+import { readCacheOf } from '../db/read-cache.js';
 
 type Q = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
@@ -237,7 +238,7 @@ export async function registerDictRoutes(api: FastifyInstance, ctx: ServerContex
 
   api.get('/sys/dict/queryAllDictItems', user, async () => ok(await allDictItems(ctx.db)));
   api.get('/sys/dict/refleshCache', user, async () => {
-    clearDictCache(ctx.db);
+    readCacheOf(ctx.db)?.clear(); // every cached read of this process, dictionaries included
     return ok('刷新缓存完成！', '刷新缓存完成！');
   });
 

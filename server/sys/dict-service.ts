@@ -1,5 +1,5 @@
 import type { DB } from '../db/index.js';
-import { cachedRead, queryKey, readCacheOf, readTables } from '../db/read-cache.js';
+import { cachedQuery } from '../db/read-cache.js';
 
 export interface DictModel {
   value: string;
@@ -24,16 +24,10 @@ export function allDictItems(db: DB): Promise<Record<string, DictModel[]>> {
     .where('i.status', '=', 1)
     .orderBy('d.dict_code')
     .orderBy('i.sort_order');
-  const compiled = query.compile();
-  return cachedRead(db, queryKey('dict', compiled), readTables(compiled.sql), DICT_CACHE_MS, async () => byDictCode(await query.execute()));
+  return cachedQuery(db, 'dict', query, DICT_CACHE_MS, async () => byDictCode(await query.execute()));
 }
 
 export const DICT_CACHE_MS = 60_000;
-
-/** Forgets every cached read (刷新缓存). */
-export function clearDictCache(db: DB): void {
-  readCacheOf(db)?.clear();
-}
 
 function byDictCode(rows: Array<Record<string, unknown>>): Record<string, DictModel[]> {
   const out: Record<string, DictModel[]> = {};
