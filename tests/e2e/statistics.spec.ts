@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { accessToken, login } from './helpers';
 
 /**
@@ -20,6 +20,28 @@ const pane = (page: Page) => page.locator('.page-pane:visible');
 /** The list's own table (the summary above it has one too). */
 const listTable = (page: Page) => pane(page).locator('.ant-card-body > .ant-table-wrapper').last();
 const total = (page: Page) => pane(page).locator('.ant-pagination-total-text').last();
+
+/** Signs in and opens a statistics screen until its summary shows. */
+async function openSummary(page: Page, user: string, path: string) {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await login(page, user);
+  await summary(page, path);
+}
+
+async function summary(page: Page, path: string) {
+  await page.goto(path);
+  await expect(pane(page).getByTestId('report-summary')).toBeVisible({ timeout: 20_000 });
+}
+
+/** Follows a number's drill-down link: the records list it opens has exactly that many rows. */
+async function drill(page: Page, link: Locator, url: RegExp) {
+  await expect(link).toBeVisible({ timeout: 20_000 });
+  const n = Number(await link.innerText());
+  await link.click();
+  await expect(page).toHaveURL(url);
+  await expect(total(page)).toContainText(`共${n}条`, { timeout: 20_000 });
+  return n;
+}
 
 /** Pixels of a chart's canvas that are not background: proves something was drawn. */
 async function inked(page: Page, testId: string): Promise<number> {
@@ -53,10 +75,7 @@ test.describe.configure({ mode: 'serial' });
 
 test('听课频次: the cards equal /coverage and /frequencyByDepart, the weekly chart is drawn, numbers open their records', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  await login(page, 'admin');
-  await page.goto('/statistics/frequency');
-  await expect(pane(page).getByTestId('report-summary')).toBeVisible({ timeout: 20_000 });
+  await openSummary(page, 'admin', '/statistics/frequency');
   const cov = await api(page, '/supervisor/report/coverage');
   const depts = (await api(page, '/supervisor/report/frequencyByDepart')) as Row[];
   const heads = depts.reduce((a, d) => a + d.headcount, 0);
@@ -77,20 +96,13 @@ test('听课频次: the cards equal /coverage and /frequencyByDepart, the weekly
   await expect(total(page)).toContainText(`共${math.headcount}条`, { timeout: 20_000 });
 
   // 实听 of a person opens that person's records: the same count.
-  const link = listTable(page).locator('a.stat-drill').first();
-  const n = Number(await link.innerText());
+  const n = await drill(page, listTable(page).locator('a.stat-drill').first(), /\/statistics\/performance\/detail\?userId=\w+&side=listener/);
   expect(n).toBeGreaterThan(0);
-  await link.click();
-  await expect(page).toHaveURL(/\/statistics\/performance\/detail\?userId=\w+&side=listener/);
-  await expect(total(page)).toContainText(`共${n}条`, { timeout: 20_000 });
 });
 
 test('听课成绩: the cards equal the API, the grade chart switches grouping, a number and a bar open their records', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  await login(page, 'admin');
-  await page.goto('/statistics/performance');
-  await expect(pane(page).getByTestId('report-summary')).toBeVisible({ timeout: 20_000 });
+  await openSummary(page, 'admin', '/statistics/performance');
   const perf = (await api(page, '/supervisor/report/performance')) as Row[];
   const dist = (await api(page, '/supervisor/report/gradeDistribution?by=depart')) as Row[];
   const n = perf.reduce((a, r) => a + r.count, 0);
@@ -121,26 +133,17 @@ test('听课成绩: the cards equal the API, the grade chart switches grouping, 
 
   // 被听次数 of a teacher opens that teacher's records: the same count.
   await page.goto('/statistics/performance');
-  const link = listTable(page).locator('a.stat-drill').first();
-  await expect(link).toBeVisible({ timeout: 20_000 });
-  const count = Number(await link.innerText());
-  await link.click();
-  await expect(page).toHaveURL(/\/statistics\/performance\/detail\?teacherId=\w+&side=teacher/);
-  await expect(total(page)).toContainText(`共${count}条`, { timeout: 20_000 });
+  await drill(page, listTable(page).locator('a.stat-drill').first(), /\/statistics\/performance\/detail\?teacherId=\w+&side=teacher/);
 });
 
 test('as leader: the summaries show the leader department only', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  await login(page, 'leader');
-  await page.goto('/statistics/frequency');
-  await expect(pane(page).getByTestId('report-summary')).toBeVisible({ timeout: 20_000 });
+  await openSummary(page, 'leader', '/statistics/frequency');
   const cov = await api(page, '/supervisor/report/coverage');
   await expect(pane(page).getByTestId('stat-coverage')).toHaveText(`${cov.observed} / ${cov.teaching}`);
   await expect.poll(() => inked(page, 'weekly-chart'), { timeout: 10_000 }).toBeGreaterThan(2000);
   await page.screenshot({ path: `${SHOTS}/statistics-frequency-leader.png`, fullPage: true });
-  await page.goto('/statistics/performance');
-  await expect(pane(page).getByTestId('report-summary')).toBeVisible({ timeout: 20_000 });
+  await summary(page, '/statistics/performance');
   await expect.poll(() => inked(page, 'grade-chart'), { timeout: 10_000 }).toBeGreaterThan(2000);
   await page.screenshot({ path: `${SHOTS}/statistics-performance-leader.png`, fullPage: true });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Card, Col, Empty, Row, Segmented, Skeleton, Statistic, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router-dom';
@@ -50,9 +50,15 @@ function useReport<T>(url: string, filter: Record<string, string>, enabled = tru
   return state;
 }
 
-const stat = (title: string, value: number | string, testId: string, suffix?: string) => (
-  <Statistic title={title} value={value} suffix={suffix} valueRender={(n) => <span data-testid={testId}>{n}</span>} />
-);
+/** One summary figure on its grey card; `children` is a grey note under the figure. */
+function StatCard({ title, value, testId, suffix, children }: { title: string; value: number | string; testId: string; suffix?: string; children?: ReactNode }) {
+  return (
+    <Card {...STAT_CARD} className="stat-card">
+      <Statistic title={title} value={value} suffix={suffix} valueRender={(n) => <span data-testid={testId}>{n}</span>} />
+      {children && <div style={{ color: 'rgba(0,0,0,.45)' }}>{children}</div>}
+    </Card>
+  );
+}
 
 /** The statistics screens' summary above their lists: cards, charts and (frequency) the by-department table. */
 export function ReportSummary({ kind, query = {}, listPath = LIST_PATH, detailPath = DETAIL_PATH }: ReportSummaryProps) {
@@ -98,27 +104,18 @@ export function FrequencyView({ coverage: cov, depts, weekly, filter = {}, listP
     <div className="report-summary" data-testid="report-summary" style={{ marginBottom: 16 }}>
       <Row gutter={[12, 12]} style={{ marginBottom: 12 }}>
         <Col xs={12} lg={6}>
-          <Card {...STAT_CARD} className="stat-card">
-            {stat('被听教师数 / 任课教师数', `${cov.observed} / ${cov.teaching}`, 'stat-coverage')}
-            <div style={{ color: 'rgba(0,0,0,.45)' }}>
-              覆盖率 <span data-testid="stat-coverage-rate">{pct(cov.teaching ? cov.rate : null)}</span>
-            </div>
-          </Card>
+          <StatCard title="被听教师数 / 任课教师数" value={`${cov.observed} / ${cov.teaching}`} testId="stat-coverage">
+            覆盖率 <span data-testid="stat-coverage-rate">{pct(cov.teaching ? cov.rate : null)}</span>
+          </StatCard>
         </Col>
         <Col xs={12} lg={6}>
-          <Card {...STAT_CARD} className="stat-card">
-            {stat('应听人数', totals.headcount, 'stat-headcount', '人')}
-          </Card>
+          <StatCard title="应听人数" value={totals.headcount} testId="stat-headcount" suffix="人" />
         </Col>
         <Col xs={12} lg={6}>
-          <Card {...STAT_CARD} className="stat-card">
-            {stat('达标人数', totals.completed, 'stat-completed', '人')}
-          </Card>
+          <StatCard title="达标人数" value={totals.completed} testId="stat-completed" suffix="人" />
         </Col>
         <Col xs={12} lg={6}>
-          <Card {...STAT_CARD} className="stat-card">
-            {stat('完成率', pct(totals.rate), 'stat-rate')}
-          </Card>
+          <StatCard title="完成率" value={pct(totals.rate)} testId="stat-rate" />
         </Col>
       </Row>
       <Row gutter={[12, 12]}>
@@ -197,20 +194,15 @@ export function PerformanceView(props: {
         <Col xs={24} xl={7}>
           <Row gutter={[12, 12]}>
             <Col xs={12} xl={24}>
-              <Card {...STAT_CARD} className="stat-card">
-                {stat('平均分', avg ?? '—', 'stat-avg')}
-              </Card>
+              <StatCard title="平均分" value={avg ?? '—'} testId="stat-avg" />
             </Col>
             <Col xs={12} xl={24}>
-              <Card {...STAT_CARD} className="stat-card">
-                {stat('被听教师数', totals.teachers, 'stat-teachers', '人')}
-              </Card>
+              <StatCard title="被听教师数" value={totals.teachers} testId="stat-teachers" suffix="人" />
             </Col>
             <Col xs={12} xl={24}>
-              <Card {...STAT_CARD} className="stat-card">
-                {stat('优秀率', dist ? pct(totals.excellentRate) : '…', 'stat-excellent')}
-                <div style={{ color: 'rgba(0,0,0,.45)' }}>共 {totals.records} 次评价</div>
-              </Card>
+              <StatCard title="优秀率" value={dist ? pct(totals.excellentRate) : '…'} testId="stat-excellent">
+                共 {totals.records} 次评价
+              </StatCard>
             </Col>
           </Row>
         </Col>

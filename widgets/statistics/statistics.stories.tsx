@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { MemoryRouter } from 'react-router-dom';
 import { FrequencyView, PerformanceView, type By, type PerfRow } from './ReportSummary';
-import type { Coverage, DepartRow, GradeRow, WeekRow } from './options';
+import type { Coverage, DepartRow, GradeLabel, GradeRow, WeekRow } from './options';
 import recorded from './fixtures.json';
 
 // Answers of the demo university's /supervisor/report/* (recorded as admin from the seeded database).
@@ -12,14 +12,10 @@ const data = recorded as unknown as {
   weekly: WeekRow[];
   performance: PerfRow[];
   gradeDistribution: Record<By, GradeRow[]>;
+  /** The eval_grade dictionary (queryAllDictItems). */
+  evalGrade: GradeLabel[];
 };
-const LABELS = [
-  { value: 'EXCELLENT', text: '优秀' },
-  { value: 'GOOD', text: '良好' },
-  { value: 'MEDIUM', text: '中等' },
-  { value: 'PASS', text: '合格' },
-  { value: 'FAIL', text: '不合格' },
-];
+const LABELS = data.evalGrade;
 
 const meta: Meta = { title: '统计/ReportSummary', decorators: [(Story) => <MemoryRouter><div style={{ width: 1150 }}><Story /></div></MemoryRouter>] };
 export default meta;
