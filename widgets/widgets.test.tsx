@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { JSwitch } from './dict/JSwitch';
 import { JInputTags } from './inputs/JInputTags';
 import { JInputNumber } from './inputs/JInputNumber';
@@ -12,7 +12,6 @@ import { WIDGETS } from './index';
 import { getWidget } from './registry';
 
 describe('widget components', () => {
-  afterEach(cleanup);
   it('JSwitch: empty emits the off value; toggling emits the options', () => {
     const onChange = vi.fn();
     const { rerender } = render(<JSwitch value="" onChange={onChange} options={['1', '0']} />);

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
 import { registerWidget } from '@widgets/registry';
 import StaticPages from '@renderer/StaticPages';
 import { courseColor, layoutWeek, type Lesson } from '@widgets/timetable/grid';
@@ -38,7 +38,6 @@ describe('timetable layout', () => {
 });
 
 describe('week grid', () => {
-  afterEach(cleanup);
   it('draws one cell per block with its row span and skips the covered cells', () => {
     const sections = Array.from({ length: 4 }, (_, i) => ({ no: i + 1 }));
     const { container } = render(<WeekGrid sections={sections} lessons={[{ ...l(2, 2, 4), courseName: '数据结构', classNames: '计科1班' }]} />);
@@ -53,7 +52,6 @@ describe('week grid', () => {
 });
 
 describe('page schema hosting a widget', () => {
-  afterEach(cleanup);
   it('draws the named widget with widgetProps and the schema', () => {
     registerWidget('TestDashboardBody', ({ greeting, schema }: { greeting: string; schema: { title: string } }) => (
       <div>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { MemoryRouter } from 'react-router-dom';
 import type { InternalAxiosRequestConfig } from 'axios';
@@ -15,7 +15,6 @@ axiosInstance.defaults.adapter = async (config) => {
   return { data: { success: true, code: 200, message: '', result: { records: [{ id: 'r1', name: `行${seen.length}` }], total: 1 } }, status: 200, statusText: '', headers: {}, config };
 };
 afterEach(() => {
-  cleanup();
   seen = [];
   clearPrefetch();
 });

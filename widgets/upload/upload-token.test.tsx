@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
+import { fireEvent, render, waitFor } from '@testing-library/react';
 import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
 import { getDefaultStore } from 'jotai';
 import { axiosInstance } from '@/http/client';
@@ -23,7 +23,6 @@ afterAll(() => {
   getDefaultStore().set(tokenAtom, '');
 });
 afterEach(() => {
-  cleanup();
   seen.length = 0;
 });
 
