@@ -1,5 +1,6 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const dir = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -14,8 +15,37 @@ export const alias = {
   '@server': dir('./server'),
 };
 
+/**
+ * Production builds link antd's component styles, pre-built for the default theme by
+ * scripts/antd-styles.tsx, ahead of the app's CSS: the browser then skips generating them while the
+ * first screen renders (docs/architecture.md, "antd styles").
+ */
+export function antdStaticStyles(): Plugin {
+  let ref = '';
+  return {
+    name: 'antd-static-styles',
+    apply: 'build',
+    buildStart() {
+      const css = execFileSync(process.execPath, ['--import', 'tsx', dir('./scripts/antd-styles.tsx')], {
+        cwd: dir('.'),
+        env: { ...process.env, NODE_ENV: 'production' },
+        maxBuffer: 64 << 20,
+      });
+      ref = this.emitFile({ type: 'asset', name: 'antd.css', source: css });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const asset = Object.values(ctx.bundle ?? {}).find((f) => f.type === 'asset' && f.names?.includes('antd.css'));
+        if (!ref || !asset) return [];
+        return [{ tag: 'link', attrs: { rel: 'stylesheet', href: `/${asset.fileName}` }, injectTo: 'head-prepend' }];
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), antdStaticStyles()],
   resolve: { alias },
   define: { __API_BASE__: JSON.stringify(apiBase) },
   server: {

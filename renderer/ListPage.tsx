@@ -1,12 +1,11 @@
 import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Drawer, Dropdown, Form, Input, InputNumber, Popover, Row, Select, Space, Table } from 'antd';
+import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space, Table } from 'antd';
 import type { TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
-import type { Dayjs } from 'dayjs';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { http, type Envelope } from '@/http/client';
-import { takeListGuess } from '@/session/prefetch';
+import { firstList, firstListDone } from '@/session/prefetch';
 import { getWidget } from '@widgets/registry';
 import { condition } from './expr';
 import { filterActions } from './permissions';
@@ -14,6 +13,7 @@ import { urlsOf, useSessionScope } from './scope';
 import { dictText, useDicts, type DictOption } from './dict';
 import type { ActionSchema, ColumnSchema, PageSchema, QueryFieldSchema } from './types';
 import { ListQueryContext } from './listQuery';
+import { queryParams } from './listRequest';
 import { LazyDropdown, LazyPopconfirm, LazyTooltip } from './LazyOverlay';
 import './cells';
 import '@widgets/index';
@@ -68,48 +68,6 @@ export function defaultActions(s: PageSchema): NonNullable<PageSchema['actions']
     ],
   };
 }
-
-/** Query values → JeecgBoot list parameters (SPEC §7, jeecg-contract §4). */
-export function queryParams(fields: QueryFieldSchema[], values: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of fields) {
-    const v = values[f.name];
-    if (v === undefined || v === null || v === '' || (Array.isArray(v) && !v.length)) continue;
-    const fmt = (x: unknown) => (x && typeof x === 'object' && 'format' in x ? (x as Dayjs).format(f.widget === 'DateTimeRange' ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD') : x);
-    const rule = f.rule ?? (isRange(f) ? 'range' : !f.widget || f.widget === 'Input' ? 'like' : 'eq');
-    if (rule === 'range' && Array.isArray(v)) {
-      if (v[0] !== undefined && v[0] !== null && v[0] !== '') out[`${f.name}_begin`] = fmt(v[0]);
-      if (v[1] !== undefined && v[1] !== null && v[1] !== '') out[`${f.name}_end`] = fmt(v[1]);
-    } else if (rule === 'like') out[f.name] = `*${String(v).trim()}*`;
-    else if (rule === 'begin') out[f.name] = `${String(v).trim()}*`;
-    else if (Array.isArray(v)) out[f.name] = v.map(fmt).join(',');
-    else out[f.name] = typeof v === 'string' ? v.trim() : fmt(v);
-  }
-  return out;
-}
-
-/**
- * The first list request a list page makes for `schema` opened at URL `search` (initial page, page
- * size, sort, query defaults, urlParams, tree roots), so it can start before the page renders
- * (renderer/warm.ts). Must equal ListPage's first request (tests/unit/renderer-first-list.test.tsx).
- */
-export function firstListRequest(schema: PageSchema, search: string): { url: string; params: Record<string, unknown> } | undefined {
-  const url = urlsOf(schema).list;
-  if (schema.data || !url) return undefined;
-  const sp = new URLSearchParams(search);
-  const pageSizes = schema.pageSizes ?? [10, 20, 30];
-  const urlSize = Number(sp.get('pageSize'));
-  const pageSize = pageSizes.includes(urlSize) ? urlSize : (schema.pageSize ?? pageSizes[0] ?? 10);
-  const sort = schema.defaultSort ?? { column: 'createTime', order: 'desc' };
-  const fields = schema.query?.fields ?? [];
-  const query = queryParams(fields, Object.fromEntries(fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])));
-  const fromUrl = Object.fromEntries((schema.urlParams ?? []).flatMap((k) => (sp.get(k) ? [[k, sp.get(k)]] : [])));
-  const base: Record<string, unknown> = { ...fromUrl, ...query, column: sort.column, order: sort.order, field: ['id', '', ...(schema.columns ?? []).map((c) => c.dataIndex)].join(',') };
-  if (schema.kind === 'tree-list' && Object.keys(query).length === 0) base[schema.tree?.parentField ?? 'pid'] = schema.tree?.root ?? '0';
-  return { url, params: Object.fromEntries(Object.entries<unknown>({ ...base, pageNo: 1, pageSize }).filter(([, v]) => v !== undefined && v !== '')) };
-}
-
-const isRange = (f: QueryFieldSchema) => f.widget === 'DateRange' || f.widget === 'DateTimeRange' || f.widget === 'NumberRange';
 
 function NumberRange({ value, onChange }: { value?: [number?, number?]; onChange?: (v: [number?, number?]) => void }) {
   return (
@@ -304,13 +262,14 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   const [first] = useState(() => {
     if (schema.data || !urls.list) return undefined;
     const q = listQuery();
-    // The same request when it was started before the page rendered (src/session/prefetch.ts, renderer/warm.ts).
-    const guess = takeListGuess(pageId, urlSearch, urls.list, q);
     const list = urls.list;
-    const p = guess ? guess.then((r) => (r as Envelope<ListResult> | undefined) ?? http.get<ListResult>(list, q)) : http.get<ListResult>(list, q);
+    // The same request when it was started before the page rendered (src/session/prefetch.ts, renderer/warm.ts);
+    // an early one that failed quietly resolves to undefined: then a normal request.
+    const p = firstList(pageId, urlSearch, list, q, () => http.get<ListResult>(list, q)).then((r) => (r as Envelope<ListResult> | undefined) ?? http.get<ListResult>(list, q));
     p.catch(() => undefined); // awaited (and reported) by load()
-    return { key: JSON.stringify(q), p };
+    return { key: JSON.stringify(q), p, committed: () => firstListDone(pageId, urlSearch) };
   });
+  useEffect(() => first?.committed(), [first]);
   const firstUsed = useRef(false);
   // `header` widgets start after the first list request has answered: the rows come first.
   const [listed, setListed] = useState(false);
@@ -698,16 +657,19 @@ const RowActions = memo(function RowActions(props: {
   cond: (v: unknown, extra?: Record<string, unknown>) => boolean;
   run: (a: ActionSchema, r?: Row) => Promise<void>;
 }) {
+  const [confirming, setConfirming] = useState<ActionSchema | null>(null);
   const extra = { $record: props.record };
   const list = props.actions.filter((a) => a.visible === undefined || props.cond(a.visible, extra));
   const disabled = (a: ActionSchema & { denied?: boolean }) => a.denied || (a.disabled !== undefined && props.cond(a.disabled, extra));
   const inline = list.filter((a) => !a.dropdown);
   const more = list.filter((a) => a.dropdown);
+  const asks = (a: ActionSchema) => a.type === 'delete' || !!a.confirm;
+  const question = (a: ActionSchema) => a.confirm ?? '确定删除吗?';
   const link = (a: ActionSchema & { denied?: boolean }) => {
     if (disabled(a)) return <span key={a.key} style={{ color: 'rgba(0,0,0,.25)', cursor: 'not-allowed' }}>{a.label}</span>;
-    if (a.type === 'delete' || a.confirm)
+    if (asks(a))
       return (
-        <LazyPopconfirm key={a.key} title={a.confirm ?? '确定删除吗?'} onConfirm={() => void props.run(a, props.record)}>
+        <LazyPopconfirm key={a.key} title={question(a)} onConfirm={() => void props.run(a, props.record)}>
           <a>{a.label}</a>
         </LazyPopconfirm>
       );
@@ -718,14 +680,29 @@ const RowActions = memo(function RowActions(props: {
     );
   };
   const items = inline.map(link);
-  if (more.length > 0)
-    items.push(
-      <LazyDropdown key="more" menu={{ items: more.map((a) => ({ key: a.key, label: link(a) })) }}>
+  if (more.length > 0) {
+    // A confirmation asked from the 更多 menu opens at 更多 itself: the menu item it came from is gone
+    // as soon as the menu closes (at once, without animations), and a popup anchored there would be lost.
+    const ask = confirming && (
+      <Popconfirm key="more" open title={question(confirming)} onOpenChange={(o) => !o && setConfirming(null)} onConfirm={() => (setConfirming(null), void props.run(confirming, props.record))}>
         <a>
           更多 <DownOutlined />
         </a>
-      </LazyDropdown>,
+      </Popconfirm>
     );
+    items.push(
+      ask || (
+        <LazyDropdown
+          key="more"
+          menu={{ items: more.map((a) => ({ key: a.key, label: !disabled(a) && asks(a) ? <a onClick={() => setConfirming(a)}>{a.label}</a> : link(a) })) }}
+        >
+          <a>
+            更多 <DownOutlined />
+          </a>
+        </LazyDropdown>
+      ),
+    );
+  }
   // Plain markup, not antd Space: one Space per row costs a style-token lookup per row.
   return (
     <span className="schema-row-actions" style={ROW_ACTIONS_STYLE}>

@@ -4,10 +4,4 @@
  * GET {API_BASE}/schema/page/system/UserList). `hasPageSchema` tells the router whether one exists.
  * Owned by the renderer work; the shell only imports from here.
  */
-import { setPageWarmer } from '@/session/prefetch';
-import { warmPage } from './warm';
-
 export { SchemaPage, hasPageSchema } from './SchemaPage';
-
-// Once the renderer is there, a page opened with the menu's arrival starts its requests at once.
-setPageWarmer(warmPage);

@@ -2,13 +2,14 @@ import { http } from '@/http/client';
 import { peekSchemaGuess, putListGuess, quietGet } from '@/session/prefetch';
 import { WIDGETS } from '@widgets/index';
 import { fetchPageSchema, hasPageSchema } from './loader';
-import { firstListRequest } from './ListPage';
+import { firstListRequest } from './listRequest';
 import type { PageSchema } from './types';
 
 const LIST_KINDS = ['list', 'master-detail', 'tree-list'];
 
 /**
- * Starts what page `pageId` at URL `search` will ask for, before it renders (src/session/prefetch.ts):
+ * A light chunk of its own (no antd beyond the entry's, no page code), loaded at boot: it starts
+ * what page `pageId` at URL `search` will ask for, before it renders (src/session/prefetch.ts):
  * its schema, then — for a list page — its first list request and the 高级查询 widget's code.
  * `guess`: at boot, from the previous menu — only the schema request already started at boot is
  * used, and the list request is quiet; otherwise (the menu routes the path here) normal requests.

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { App as AntApp, ConfigProvider, theme } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { App as AntApp, ConfigProvider } from 'antd';
+import { Provider as MotionProvider } from 'rc-motion';
 import { PageSpin } from '@/components/PageSpin';
 import { ErrorBoundary } from '@/components/ErrorBoundary';
 import zhCN from 'antd/es/locale/zh_CN';
@@ -8,11 +9,12 @@ import dayjs from 'dayjs';
 import { getDefaultStore, useAtomValue } from 'jotai';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { settingsAtom } from '@/settings/store';
+import { appTheme } from '@/theme';
 import { setFeedback } from '@/feedback';
 import { installHttpErrorHandling } from '@/http/errors';
 import { tokenAtom } from '@/session/store';
 import { afterLoginTarget, loginRedirectUrl, prefetchPermissions } from '@/session/actions';
-import { startBootPrefetch, warmPage } from '@/session/prefetch';
+import { loadWarmer, startBootPrefetch } from '@/session/prefetch';
 import { UserLayout } from '@/layouts/UserLayout';
 // The sign-in page is the entry screen: part of the initial bundle (see docs/decisions.md); every other page is lazy.
 import Login from '@/pages/user/Login';
@@ -35,8 +37,8 @@ const MainApp = lazy(() => {
 });
 
 /**
- * Signed in on a main-layout path: the menu, the main layout and (when the previous menu routed this
- * path to a page) the renderer and the page's first requests start now, before the first render.
+ * Signed in on a main-layout path: the menu, the main layout, the renderer and the page's first
+ * requests (src/session/prefetch.ts) start now, before the first render.
  */
 export function bootPrefetch() {
   const path = window.location.pathname;
@@ -44,8 +46,8 @@ export function bootPrefetch() {
   prefetchPermissions();
   void loadMainApp().catch(() => undefined);
   void import('@renderer/index').catch(() => undefined);
-  const pageId = startBootPrefetch(path);
-  if (pageId) warmPage(pageId, window.location.search, true);
+  void loadWarmer().catch(() => undefined);
+  startBootPrefetch(path, window.location.search);
 }
 
 function FeedbackBridge() {
@@ -101,8 +103,25 @@ export function AppRoutes() {
   );
 }
 
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
+/** Whether the system asks for reduced motion (followed live). */
+function useReducedMotion(): boolean {
+  const [reduced, setReduced] = useState(() => window.matchMedia?.(REDUCED_MOTION).matches ?? false);
+  useEffect(() => {
+    const q = window.matchMedia?.(REDUCED_MOTION);
+    if (!q) return;
+    const f = () => setReduced(q.matches);
+    q.addEventListener('change', f);
+    return () => q.removeEventListener('change', f);
+  }, []);
+  return reduced;
+}
+
 export function App() {
   const s = useAtomValue(settingsAtom);
+  const reducedMotion = useReducedMotion();
+  const themeConfig = useMemo(() => appTheme(s.primaryColor), [s.primaryColor]);
   useEffect(() => {
     document.body.classList.toggle('colorWeak', s.colorWeak);
   }, [s.colorWeak]);
@@ -110,16 +129,19 @@ export function App() {
     document.documentElement.style.setProperty('--app-primary', s.primaryColor);
   }, [s.primaryColor]);
   return (
-    <ConfigProvider locale={zhCN} theme={{ algorithm: theme.defaultAlgorithm, token: { colorPrimary: s.primaryColor, colorLink: s.primaryColor, borderRadius: 4 } }}>
-      <AntApp>
-        <FeedbackBridge />
-        <BrowserRouter>
-          <ScrollTop />
-          <ErrorBoundary>
-            <AppRoutes />
-          </ErrorBoundary>
-        </BrowserRouter>
-      </AntApp>
+    <ConfigProvider locale={zhCN} theme={themeConfig}>
+      {/* With reduced motion asked for, antd's opening and closing animations are off (the theme, and so the pre-built styles, stay the same). */}
+      <MotionProvider motion={!reducedMotion}>
+        <AntApp>
+          <FeedbackBridge />
+          <BrowserRouter>
+            <ScrollTop />
+            <ErrorBoundary>
+              <AppRoutes />
+            </ErrorBoundary>
+          </BrowserRouter>
+        </AntApp>
+      </MotionProvider>
     </ConfigProvider>
   );
 }

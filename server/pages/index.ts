@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { SCHEMAS_DIR, checkAgainst, listJson, type SchemaProblem } from '../crud/entities.js';
 import { BizError, ok } from '../http/envelope.js';
+import { routedComponent } from '../sys/permission-tree.js';
 
 /**
  * Page schemas (schemas/pages/<id>.json) served to the renderer. Files are read on demand and
@@ -83,11 +84,21 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
     ok(loadAllPages(ctx).map((p) => ({ id: p.id, title: (p.schema?.title as string) ?? p.id, kind: p.schema?.kind, valid: !p.problems.length, problems: p.problems }))),
   );
 
-  api.get('/schema/page/*', { config: { auth: 'user' } }, async (req) => {
-    const id = (req.params as { '*': string })['*'];
+  const schemaOf = (id: string) => {
     const p = loadPage(id, ctx);
     if (!p) throw new BizError(`页面配置不存在：${id}`, 404);
     if (p.problems.length) throw new BizError(`页面配置有误：${p.problems.map(describe).join('；')}`, 500, 200, { problems: p.problems });
-    return ok(p.schema);
+    return p.schema;
+  };
+  api.get('/schema/page/*', { config: { auth: 'user' } }, async (req) => ok(schemaOf((req.params as { '*': string })['*'])));
+
+  // Where a path leads for this user (their menu's component there) and that page's schema, if it is
+  // a schema page: lets a first visit start the page's requests alongside the menu (src/session/prefetch.ts).
+  api.get('/schema/route', { config: { auth: 'user' } }, async (req) => {
+    const path = (req.query as { path?: unknown }).path;
+    if (typeof path !== 'string' || !path.startsWith('/') || path.length > 255) throw new BizError('路径参数有误', 400);
+    const component = await routedComponent(ctx, req.user!, path);
+    if (!component) throw new BizError(`菜单中没有该路径：${path}`, 404);
+    return ok({ component, schema: loadPage(component, ctx) ? schemaOf(component) : null });
   });
 }

@@ -88,16 +88,32 @@ export const deptRolePermissionIds = (userId: string) => sql<{ permission_id: st
 
 const MENU_CACHE_MS = 30_000;
 
+/** The menus and buttons a user holds (through roles and department roles), in menu order. */
+const grantedRows = (ctx: ServerContext, user: SessionUser) =>
+  // Through the read cache: a write to any of the permission tables drops these at once.
+  cachedRows(ctx.db, rawRead(ctx.db, sql<PermRow>`
+    select p.* from sys_permission p
+    where p.del_flag = 0 and p.id in (
+      select rp.permission_id from sys_role_permission rp join sys_user_role ur on ur.role_id = rp.role_id where ur.user_id = ${user.id}
+      union ${deptRolePermissionIds(user.id)})
+    order by p.sort_no asc, p.create_time asc, p.id asc`), MENU_CACHE_MS);
+
+/**
+ * The `component` of the first granted, routable menu entry at `path` (what the client's router will
+ * open there), for the early page requests of a first visit (GET /schema/route).
+ */
+export async function routedComponent(ctx: ServerContext, user: SessionUser, path: string): Promise<string | undefined> {
+  const at = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const hit = (await grantedRows(ctx, user)).find(
+    (r) => Number(r.menu_type) !== 2 && r.is_route !== false && !r.internal_or_external && String(r.url ?? '').replace(/\/+$/, '') === at && r.component,
+  );
+  return hit ? String(hit.component).replace(/^\/+/, '') : undefined;
+}
+
 /** The `getUserPermissionByToken` answer: the user's menu tree, their buttons, every button, the safe-mode flag. */
 export async function userPermissions(ctx: ServerContext, user: SessionUser) {
-  // Through the read cache: a write to any of the permission tables drops these at once.
   const [rows, allButtons] = await Promise.all([
-    cachedRows(ctx.db, rawRead(ctx.db, sql<PermRow>`
-      select p.* from sys_permission p
-      where p.del_flag = 0 and p.id in (
-        select rp.permission_id from sys_role_permission rp join sys_user_role ur on ur.role_id = rp.role_id where ur.user_id = ${user.id}
-        union ${deptRolePermissionIds(user.id)})
-      order by p.sort_no asc, p.create_time asc, p.id asc`), MENU_CACHE_MS),
+    grantedRows(ctx, user),
     cachedRows(ctx.db, ctx.db
       .selectFrom('sys_permission')
       .select(['perms', 'perms_type', 'name', 'status'])

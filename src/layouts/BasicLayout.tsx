@@ -59,10 +59,14 @@ export function BasicLayout({ menu }: { menu: MenuNode[] }) {
   }, []);
 
   const multipage = settings.multipage && !isMobile;
-  const [tabs, setTabs] = useState<PageTab[]>([]);
+  const opened = () => ({ key, pathname, search: loc.search, title: found!.def.title, keepAlive: found!.def.keepAlive });
+  // The first screen's tab is there in the first render: no second render of the whole layout for it.
+  const [tabs, setTabs] = useState<PageTab[]>(() => (found ? visit([], opened(), multipage, HOME_PATH) : []));
+  const firstVisit = useRef(!!found);
   useLayoutEffect(() => {
     if (!found) return;
-    setTabs((t) => visit(t, { key, pathname, search: loc.search, title: found.def.title, keepAlive: found.def.keepAlive }, multipage, HOME_PATH));
+    if (firstVisit.current) firstVisit.current = false;
+    else setTabs((t) => visit(t, opened(), multipage, HOME_PATH));
     document.title = pathname === HOME_PATH ? APP_TITLE : `${found.def.title} - ${APP_TITLE}`;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, found?.def, multipage]);

@@ -7,12 +7,12 @@ import { userInfoAtom } from '@/session/store';
  * entry → menu → layout render → page-schema request → page render → first list request. Instead:
  * - as soon as the menu arrives, the page's schema request starts (before the layout renders), and
  *   the first list request as soon as the schema is there (renderer/warm.ts);
- * - at boot, when this user's previous menu (kept in localStorage) routed the path to a page, the
- *   same requests start in parallel with the menu, as "guesses": quiet (no error UI; an HTTP failure
- *   resolves to undefined and the page asks again the normal way), dropped when the menu routes the
- *   path elsewhere.
- * A page consumes an early request only when it is exactly the request it would have made (same page,
- * URL search, url and parameters), once, within GUESS_TTL_MS. The server checks permissions anyway.
+ * - at boot, the same requests start in parallel with the menu, as "guesses", for the page this
+ *   user's previous menu (kept in localStorage) routed the path to, or else the page the server says
+ *   the path leads to (GET /schema/route): quiet (no error UI; an HTTP failure resolves to undefined
+ *   and the page asks again the normal way), dropped when the menu routes the path elsewhere.
+ * A page uses an early request only when it is exactly the request it would have made (same page,
+ * URL search, url and parameters), within GUESS_TTL_MS, until it commits. The server checks permissions anyway.
  */
 const KEY = 'ROUTE_PREFETCH';
 /** An early request older than this is not used (it was meant for the page being opened). */
@@ -34,7 +34,12 @@ const schemas = new Map<string, Early>();
 const lists = new Map<string, Early>();
 /** List requests a page has already asked for (an early one arriving later is not started). */
 const listed = new Set<string>();
-let boot: { path: string; pageId: string } | undefined;
+/** The boot-time guess: the path opened and the page it is believed to lead to (unknown while the server is asked). */
+interface Boot {
+  path: string;
+  pageId?: string;
+}
+let boot: Boot | undefined;
 
 /** The identity the stored map belongs to: the signed-in user's id, else name. */
 function currentUser(): string | undefined {
@@ -65,17 +70,32 @@ export function quietGet(url: string, params?: Record<string, unknown>): Promise
 }
 
 /**
- * At boot, signed in, on `path`: when this user's previous menu routed `path` to a page, starts its
- * schema request (quiet) and returns the page id.
+ * At boot, signed in, on `path` (URL `search`): when this user's previous menu routed `path` to a
+ * page, starts that page's early requests (quiet guesses) at once; otherwise (a first visit on this
+ * browser, or a path new to the menu) asks the server which page the path leads to for this user
+ * (GET /schema/route, with the page's schema) and starts them as soon as it answers — unless the menu
+ * has answered first, which then starts them itself. Resolves to the page guessed, if any.
  */
-export function startBootPrefetch(path: string): string | undefined {
+export function startBootPrefetch(path: string, search: string): Promise<string | undefined> {
   const user = currentUser();
-  if (!user) return undefined;
-  const pageId = readRoutes(user)[normalPath(path)];
-  if (!pageId) return undefined;
-  boot = { path: normalPath(path), pageId };
-  schemas.set(pageId, { at: Date.now(), key: pageId, p: quietGet(`/schema/page/${pageId}`) });
-  return pageId;
+  if (!user) return Promise.resolve(undefined);
+  const at = normalPath(path);
+  const known = readRoutes(user)[at];
+  const ask: Boot = { path: at, pageId: known };
+  boot = ask;
+  if (known) {
+    schemas.set(known, { at: Date.now(), key: known, p: quietGet(`/schema/page/${known}`) });
+    warmPage(known, search, true);
+    return Promise.resolve(known);
+  }
+  return quietGet('/schema/route', { path: at }).then((r) => {
+    const found = r?.success ? (r.result as { component?: string; schema?: unknown } | null) : undefined;
+    if (boot !== ask || !found?.component || !found.schema) return undefined;
+    ask.pageId = found.component;
+    schemas.set(found.component, { at: Date.now(), key: found.component, p: Promise.resolve({ ...r!, result: found.schema }) });
+    warmPage(found.component, search, true);
+    return found.component;
+  });
 }
 
 /**
@@ -85,6 +105,9 @@ export function startBootPrefetch(path: string): string | undefined {
 export function onMenu(routes: Record<string, string>, path: string): string | undefined {
   if (boot && routes[boot.path] !== boot.pageId) dropEarly();
   boot = undefined;
+  // The page's schema request goes out now, without waiting for the warmer's chunk (which takes it over).
+  const pageId = routes[normalPath(path)];
+  if (pageId && !fresh(schemas.get(pageId))) schemas.set(pageId, { at: Date.now(), key: pageId, p: quietGet(`/schema/page/${pageId}`) });
   const user = currentUser();
   if (user)
     try {
@@ -92,7 +115,7 @@ export function onMenu(routes: Record<string, string>, path: string): string | u
     } catch {
       /* storage full or denied: no guess next time */
     }
-  return routes[normalPath(path)];
+  return pageId;
 }
 
 /** A page's early schema request, without consuming it. */
@@ -117,30 +140,34 @@ export function putListGuess(pageId: string, search: string, url: string, params
   return true;
 }
 
-/** A list page's first request: the early one when it is exactly this request (consumed once). */
-export function takeListGuess(pageId: string, search: string, url: string, params: Record<string, unknown>): Promise<Envelope | undefined> | undefined {
+/**
+ * A list page's first request: the early one when it is exactly this request (page, URL search, url,
+ * parameters), else `start()`'s. Kept until the page commits (`firstListDone`): React may discard a
+ * render before committing it (an interrupted transition, a suspension) and mount the page again,
+ * which then gets the same request instead of sending another.
+ */
+export function firstList(pageId: string, search: string, url: string, params: Record<string, unknown>, start: () => Promise<Envelope | undefined>): Promise<Envelope | undefined> {
   const k = listKey(pageId, search);
-  const e = lists.get(k);
-  lists.delete(k);
+  const key = requestKey(url, params);
   listed.add(k);
-  return fresh(e) && e!.key === requestKey(url, params) ? e!.p : undefined;
+  const e = lists.get(k);
+  if (fresh(e) && e!.key === key) return e!.p;
+  const p = start();
+  lists.set(k, { at: Date.now(), key, p });
+  return p;
 }
 
-type Warmer = (pageId: string, search: string, guess: boolean) => void;
-let warmer: Warmer | undefined;
-const waiting: Array<Parameters<Warmer>> = [];
-
-/** The renderer registers how a page starts its early requests (renderer/warm.ts). */
-export function setPageWarmer(fn: Warmer) {
-  warmer = fn;
-  for (const w of waiting.splice(0)) fn(...w);
+/** The page has committed with its first request: a later visit asks afresh. */
+export function firstListDone(pageId: string, search: string) {
+  lists.delete(listKey(pageId, search));
 }
 
-/** Starts page `pageId`'s early requests at `search`: at once when the renderer is there, else once it has loaded. */
+/** The page warmer (renderer/warm.ts): a small chunk of its own, loaded at boot. */
+export const loadWarmer = () => import('@renderer/warm');
+
+/** Starts page `pageId`'s early requests at `search` (as soon as the small warmer chunk is there). */
 export function warmPage(pageId: string, search: string, guess: boolean) {
-  if (warmer) return warmer(pageId, search, guess);
-  waiting.push([pageId, search, guess]);
-  void import('@renderer/index').catch(() => undefined);
+  void loadWarmer().then((m) => m.warmPage(pageId, search, guess), () => undefined);
 }
 
 export function dropEarly() {

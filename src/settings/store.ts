@@ -1,8 +1,9 @@
 import { atomWithStorage, createJSONStorage } from 'jotai/utils';
+import { DEFAULT_PRIMARY_COLOR } from '@/theme';
 
 /** The eight named primary colours of the settings drawer (SPEC §2). */
 export const PRIMARY_COLORS = [
-  { name: '拂晓蓝', color: '#1890FF' },
+  { name: '拂晓蓝', color: DEFAULT_PRIMARY_COLOR },
   { name: '薄暮', color: '#F5222D' },
   { name: '火山', color: '#FA541C' },
   { name: '日暮', color: '#FAAD14' },
@@ -29,7 +30,7 @@ export interface AppSettings {
 /** SPEC §9 defaults, except multipage on: see docs/decisions.md. */
 export const DEFAULT_SETTINGS: AppSettings = {
   navTheme: 'dark',
-  primaryColor: '#1890FF',
+  primaryColor: DEFAULT_PRIMARY_COLOR,
   layout: 'sidemenu',
   contentWidth: 'Fixed',
   fixedHeader: true,

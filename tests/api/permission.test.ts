@@ -187,3 +187,24 @@ describe('seed', () => {
     expect(rows.filter((r) => r.role_code === 'teacher').length).toBeGreaterThan(150);
   });
 });
+
+describe('GET /schema/route (where a path leads, for the early requests of a first visit)', () => {
+  const route = async (path: string, user = 'admin') => (await s.get(`schema/route?path=${encodeURIComponent(path)}`, await s.login(user))).json();
+
+  it('answers the menu component at the path with its page schema, as the menu would route it', async () => {
+    const b = await route('/supervisor/term/');
+    expect(b).toMatchObject({ success: true, result: { component: 'supervisor/TermList', schema: { kind: expect.any(String), title: expect.any(String) } } });
+    const page = (await s.get('schema/page/supervisor/TermList', await s.login('admin'))).json();
+    expect(b.result.schema).toEqual(page.result);
+    // A built-in page: the component, no schema.
+    expect((await route('/monitor/SystemInfo')).result).toEqual({ component: 'modules/monitor/SystemInfo', schema: null });
+  });
+
+  it('refuses a path outside the user’s menu, and malformed paths', async () => {
+    expect(await route('/isystem/user')).toMatchObject({ success: true, result: { component: 'system/UserList' } });
+    expect(await route('/isystem/user', 'teacher')).toMatchObject({ success: false, code: 404, message: '菜单中没有该路径：/isystem/user' });
+    expect(await route('/no/such/page')).toMatchObject({ success: false, code: 404 });
+    expect(await route('system/user')).toMatchObject({ success: false, code: 400, message: '路径参数有误' });
+    expect((await s.get('schema/route', await s.login('admin'))).json()).toMatchObject({ success: false, code: 400 });
+  });
+});

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { accessToken, login, openMenu, rowAction, submitLogin, confirmLoginChoices } from './helpers';
+import { accessToken, login, openMenu, rowAction, submitLogin, confirmLoginChoices, confirmPopconfirm } from './helpers';
 
 /** Role data rules (list and export), the user recycle bin and a role's users, through the admin screens. */
 
@@ -134,14 +134,14 @@ test('deleted users go to the recycle bin; restore lets them sign in, 彻底删�
 
   const keepRow = drawer.locator('.ant-table-row', { hasText: keep });
   await keepRow.getByText('还原', { exact: true }).click();
-  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(page.getByText('还原成功')).toBeVisible();
   await expect(drawer.locator('.ant-table-row')).toHaveCount(1);
   expect((await signIn(keep)).success).toBe(true);
 
   const purgeRow = drawer.locator('.ant-table-row', { hasText: purge });
   await purgeRow.getByText('彻底删除', { exact: true }).click();
-  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(page.getByText('彻底删除成功')).toBeVisible();
   await expect(drawer.locator('.ant-table-row')).toHaveCount(0);
   expect((await signIn(purge)).success).toBe(false);
@@ -187,14 +187,14 @@ test('a role\'s users: add existing users through the picker, remove them singly
   await drawer.getByPlaceholder('用户账号').press('Enter');
   await expect(drawer.locator('.ant-table-row')).toHaveCount(1);
   await drawer.locator('.ant-table-row', { hasText: u1 }).getByText('取消关联').click();
-  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(drawer.locator('.ant-table-row')).toHaveCount(0);
   await drawer.getByPlaceholder('用户账号').fill('');
   await drawer.getByPlaceholder('用户账号').press('Enter');
   await expect(drawer.locator('.ant-table-row')).toHaveCount(1);
   await drawer.locator('.ant-table-row', { hasText: u2 }).locator('.ant-checkbox-input').check();
   await drawer.getByRole('button', { name: '批量取消关联' }).click();
-  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(drawer.locator('.ant-table-row')).toHaveCount(0);
   expect((await api(request, admin, 'get', `sys/user/userRoleList?roleId=${roleId}`)).result.total).toBe(0);
 });
@@ -235,7 +235,7 @@ test('a department\'s panel: permissions saved, users added and removed', async 
   const members = async () => (await api(request, admin, 'get', `sys/user/departUserList?depId=${departId}&username=${u}`)).result.records.map((r: { id: string }) => r.id);
   expect(await members()).toEqual([uid]);
   await drawer.locator('.ant-table-row', { hasText: u }).getByText('取消关联').click();
-  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(drawer.locator('.ant-table-row', { hasText: u })).toHaveCount(0);
   expect(await members()).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { accessToken, login, openMenu, rowAction, submitLogin } from './helpers';
+import { accessToken, login, openMenu, rowAction, submitLogin, confirmPopconfirm } from './helpers';
 
 /** System administration screens: create a teacher, sign in as them, grant a menu through 授权. */
 
@@ -136,7 +136,7 @@ test('departments refuse deleting one with children; the menu tree edits the men
   const root = page.locator('.ant-table-row').first();
   await expect(root).toBeVisible();
   await root.getByText('删除', { exact: true }).click();
-  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(page.getByText(/下还有子部门，不能删除/)).toBeVisible();
   await expect(root).toBeVisible();
 
@@ -158,7 +158,7 @@ test('departments refuse deleting one with children; the menu tree edits the men
   }).toPass({ timeout: 10_000 });
   await page.screenshot({ path: test.info().outputPath('admin-depart.png') });
   await added.getByText('删除', { exact: true }).click();
-  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(page.getByText('删除部门成功')).toBeVisible();
   await expect(added).toHaveCount(0);
 
@@ -186,7 +186,7 @@ test('admin freezes, unfreezes and resets the password of the new user', async (
   const more = (label: string) => rowAction(page, row, label);
 
   await more('冻结');
-  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(row).toContainText('冻结');
   const ctx = await browser.newContext();
   const p2 = await ctx.newPage();
@@ -196,7 +196,7 @@ test('admin freezes, unfreezes and resets the password of the new user', async (
   await expect(p2.locator('.basic-layout')).toHaveCount(0);
 
   await more('解冻');
-  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(row).toContainText('正常');
 
   const NEW_PASSWORD = 'Kv@73nRq#w';

@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTemplate, ROOT } from '../helpers/template-db.js';
-import { rowAction } from './helpers';
+import { rowAction, confirmPopconfirm } from './helpers';
 
 /**
  * docs/config-authors.md, followed literally: the entity and page schema are the JSON blocks of
@@ -174,7 +174,7 @@ test('a config author adds a screen without code', async ({ page }) => {
   // Delete.
   const row = page.locator('tr.ant-table-row').filter({ hasText: '围城' });
   await rowAction(page, row, '删除');
-  await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(page.locator('.ant-pagination-total-text')).toHaveText('1-2 共2条');
 
   // A changed page schema shows on the next load, without rebuild or restart.

@@ -81,6 +81,19 @@ export async function fromHoverMenu(page: Page, trigger: Locator, entry: string)
   }).toPass({ timeout: 20_000 });
 }
 
+/**
+ * Confirms the open Popconfirm (确定). A click that lands while the popup is still appearing can be
+ * lost; a confirm closes it, so while it stays open the click is repeated.
+ */
+export async function confirmPopconfirm(page: Page) {
+  const pop = page.locator('.ant-popconfirm:visible');
+  await expect(pop).toHaveCount(1);
+  await expect(async () => {
+    if (await pop.count()) await pop.getByRole('button', { name: /确\s*定|OK/ }).click({ timeout: 2_000 });
+    await expect(pop).toHaveCount(0, { timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
 /** Clicks a table row's action by label: inline, or the entry of the row's 更多 menu. */
 export async function rowAction(page: Page, row: Locator, label: string) {
   const inline = row.locator('.ant-space-item, a, button').getByText(label, { exact: true });

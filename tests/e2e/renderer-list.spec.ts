@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromHoverMenu } from './helpers';
+import { fromHoverMenu, confirmPopconfirm } from './helpers';
 
 /**
  * The schema-driven list page (SPEC §4/§8/§9) on the demo list /list/query-list, drawn from
@@ -149,7 +149,7 @@ test('query-list: add, edit, detail, delete, batch delete, page lowered after de
 
   // Delete it (row confirm).
   await fromHoverMenu(page, rows(page).first().getByText('更多'), '删除');
-  await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(page.locator('.ant-table-placeholder')).toBeVisible();
   await page.getByRole('button', { name: /重\s*置/ }).click();
   await expect(total(page)).toHaveText('1-10 共50条');

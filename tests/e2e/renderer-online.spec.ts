@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { rowAction } from './helpers';
+import { rowAction, confirmPopconfirm } from './helpers';
 
 /**
  * An online form (cgform) defined through the API and opened from a menu entry is drawn by the
@@ -79,6 +79,6 @@ test('an online form is rendered by the schema renderer', async ({ page }) => {
   await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect(page.locator('tr.ant-table-row')).toHaveCount(1);
   await rowAction(page, page.locator('tr.ant-table-row').first(), '删除');
-  await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await confirmPopconfirm(page);
   await expect(page.locator('.ant-table-placeholder')).toBeVisible();
 });

@@ -5,14 +5,20 @@ const tabs = (page: Page) => page.locator('.layout-tabs .ant-tabs-tab');
 const tab = (page: Page, title: string) => page.locator('.layout-tabs .ant-tabs-tab', { hasText: title });
 const activeTab = (page: Page) => page.locator('.layout-tabs .ant-tabs-tab-active');
 
-async function tabAction(page: Page, title: string, action: string) {
+/**
+ * Runs a tab's context-menu action until `done` holds: while the page below is still drawing, the
+ * menu can close before the click lands, or a click can land on a closing menu and do nothing. Every
+ * action used here is safe to repeat.
+ */
+async function tabAction(page: Page, title: string, action: string, done: () => Promise<void>) {
   const entry = page.locator('.ant-dropdown:visible').getByText(action, { exact: true });
-  // While the page below is still drawing, the context menu can close before the click lands: reopen it.
   await expect(async () => {
     if (!(await entry.isVisible())) await tab(page, title).locator('.tab-label').click({ button: 'right' });
     await entry.click({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
+    await done();
+  }).toPass({ timeout: 30_000 });
 }
+const showsTabs = (page: Page, titles: string[]) => () => expect(tabs(page)).toHaveText(titles, { timeout: 3_000 });
 
 test.describe('tabbed layout', () => {
   test('open, close rules, context menu and refresh', async ({ page }) => {
@@ -43,31 +49,26 @@ test.describe('tabbed layout', () => {
 
     // Close right of 首页 keeps only 首页.
     await openMenu(page, '督导管理', '班级管理');
-    await tabAction(page, '教室管理', '关闭右侧');
-    await expect(tabs(page)).toHaveText(['首页', '教室管理']);
+    await tabAction(page, '教室管理', '关闭右侧', showsTabs(page, ['首页', '教室管理']));
     await expect(activeTab(page)).toHaveText('教室管理');
 
     await openMenu(page, '督导管理', '学期管理');
     await openMenu(page, '督导管理', '作息时间');
-    await tabAction(page, '学期管理', '关闭左侧');
-    await expect(tabs(page)).toHaveText(['首页', '学期管理', '作息时间']);
-    await tabAction(page, '学期管理', '关闭其他');
-    await expect(tabs(page)).toHaveText(['首页', '学期管理']);
+    await tabAction(page, '学期管理', '关闭左侧', showsTabs(page, ['首页', '学期管理', '作息时间']));
+    await tabAction(page, '学期管理', '关闭其他', showsTabs(page, ['首页', '学期管理']));
     await expect(activeTab(page)).toHaveText('学期管理');
     await expect(page).toHaveURL(/\/supervisor\/term$/);
 
     // Refresh re-creates the page (its DOM node is replaced).
     const pane = page.locator('.page-pane').first();
     await pane.evaluate((el) => el.setAttribute('data-marker', 'old'));
-    await tabAction(page, '学期管理', '刷新');
-    await expect(page.locator('.page-pane[data-marker="old"]')).toHaveCount(0);
+    await tabAction(page, '学期管理', '刷新', () => expect(page.locator('.page-pane[data-marker="old"]')).toHaveCount(0, { timeout: 3_000 }));
     await expect(page.locator('.page-pane')).toHaveCount(1);
   });
 
   test('the home tab and the last tab cannot be closed', async ({ page }) => {
     await login(page, 'teacher');
-    await tabAction(page, '首页', '关闭其他');
-    await expect(tabs(page)).toHaveText(['首页']);
+    await tabAction(page, '首页', '关闭其他', showsTabs(page, ['首页']));
     // Keyboard / programmatic close of home is refused with a message.
     await page.goto('/account/center');
     await expect(tabs(page)).toHaveText(['个人中心']);

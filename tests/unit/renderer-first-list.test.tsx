@@ -5,7 +5,8 @@ import { MemoryRouter } from 'react-router-dom';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { axiosInstance } from '@/http/client';
 import { putListGuess, clearPrefetch } from '@/session/prefetch';
-import { firstListRequest, ListPage } from '@renderer/ListPage';
+import { ListPage } from '@renderer/ListPage';
+import { firstListRequest } from '@renderer/listRequest';
 import type { PageSchema } from '@renderer/types';
 
 // Requests are answered here: one row per list call.

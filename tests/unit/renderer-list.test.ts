@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import { defaultActions, queryParams } from '../../renderer/ListPage';
+import { defaultActions } from '../../renderer/ListPage';
+import { queryParams } from '../../renderer/listRequest';
 import { urlsOf } from '../../renderer/scope';
 
 describe('list page helpers', () => {

@@ -4,17 +4,24 @@ import type { InternalAxiosRequestConfig } from 'axios';
 import { axiosInstance } from '@/http/client';
 import { tokenAtom, userInfoAtom, type MenuNode } from '@/session/store';
 import {
-  clearPrefetch, GUESS_TTL_MS, onMenu, peekSchemaGuess, putListGuess, quietGet, startBootPrefetch, takeListGuess, takeSchemaGuess,
+  clearPrefetch, firstList, firstListDone, GUESS_TTL_MS, onMenu, peekSchemaGuess, putListGuess, quietGet, startBootPrefetch, takeSchemaGuess,
 } from '@/session/prefetch';
 import { clearSession } from '@/session/actions';
 import { prefetchRoutes } from '@/router/menu';
 import { fetchPageSchema, clearPageCache } from '@renderer/loader';
 
-// Requests are answered here instead of going on the wire: status by url.
+// Requests are answered here instead of going on the wire: status by url; GET /schema/route from `routes`.
 let seen: InternalAxiosRequestConfig[] = [];
 let status: Record<string, number> = {};
+let routes: Record<string, { component: string; schema: unknown }> = {};
+let routeAnswered: Promise<unknown> = Promise.resolve();
 axiosInstance.defaults.adapter = async (config) => {
   seen.push(config);
+  if (config.url === '/schema/route') {
+    await routeAnswered;
+    const hit = routes[String(config.params?.path)];
+    return { data: { success: !!hit, code: hit ? 200 : 404, message: hit ? '' : '菜单中没有该路径', result: hit ?? null }, status: 200, statusText: '', headers: {}, config };
+  }
   const s = status[config.url ?? ''] ?? 200;
   return { data: { success: s === 200, code: s, message: s === 200 ? '' : 'no', result: s === 200 ? { kind: 'list', title: 'T', url: config.url } : null }, status: s, statusText: '', headers: {}, config };
 };
@@ -36,6 +43,8 @@ const menu: MenuNode[] = [
 beforeEach(() => {
   seen = [];
   status = {};
+  routes = {};
+  routeAnswered = Promise.resolve();
   clearPrefetch();
   clearPageCache();
   localStorage.clear();
@@ -51,49 +60,76 @@ describe('path → page map (router/menu)', () => {
 });
 
 describe('boot prefetch (src/session/prefetch.ts)', () => {
-  it('guesses nothing on a first visit, then the page the previous menu of the same user routed the path to', async () => {
+  it('asks the server on a first visit, then guesses the page the previous menu of the same user routed the path to', async () => {
     signIn('u1');
-    expect(startBootPrefetch('/records')).toBeUndefined();
-    expect(seen).toHaveLength(0);
+    routes['/records'] = { component: 'supervisor/RecordList', schema: { kind: 'list', title: '听课记录' } };
+    await expect(startBootPrefetch('/records/', '')).resolves.toBe('supervisor/RecordList');
+    expect(seen.map((c) => [c.url, c.params?.path])).toEqual([['/schema/route', '/records']]);
+    // The loader uses the schema that came with the answer instead of asking again.
+    await expect(fetchPageSchema('supervisor/RecordList')).resolves.toEqual({ kind: 'list', title: '听课记录' });
+    expect(seen).toHaveLength(1);
+    // The menu routes the path to the same page; with no schema request in flight, it starts one itself.
     expect(onMenu(prefetchRoutes(menu), '/records/')).toBe('supervisor/RecordList');
-    // Next boot of the same user: the schema request starts at once, quietly.
-    expect(startBootPrefetch('/records')).toBe('supervisor/RecordList');
+    await tick();
+    expect(seen.map((c) => c.url)).toEqual(['/schema/route', '/schema/page/supervisor/RecordList']);
+    // Next boot of the same user: the schema request starts at once, quietly, without asking where the path leads.
+    seen = [];
+    clearPageCache();
+    expect(await startBootPrefetch('/records', '')).toBe('supervisor/RecordList');
     await tick();
     expect(seen.map((c) => c.url)).toEqual(['/schema/page/supervisor/RecordList']);
     expect(seen[0]!.headers['X-Access-Token']).toBe('tok');
     expect(seen[0]!.params).toMatchObject({ _t: expect.any(Number) });
-    // The loader uses that request instead of asking again.
     const s = await fetchPageSchema('supervisor/RecordList');
     expect(s).toMatchObject({ kind: 'list' });
     expect(seen).toHaveLength(1);
   });
 
-  it('is kept per user: another user on the same browser gets no guess', () => {
+  it('guesses nothing where the server routes no schema page, and ignores its answer when the menu came first', async () => {
+    signIn('u1');
+    await expect(startBootPrefetch('/nowhere', '')).resolves.toBeUndefined();
+    routes['/home'] = { component: 'dashboard/Analysis', schema: null };
+    await expect(startBootPrefetch('/home', '')).resolves.toBeUndefined();
+    let answer!: (v: unknown) => void;
+    routeAnswered = new Promise((r) => (answer = r));
+    routes['/records'] = { component: 'supervisor/RecordList', schema: { kind: 'list', title: '听课记录' } };
+    const late = startBootPrefetch('/records', '');
+    onMenu(prefetchRoutes(menu), '/records');
+    answer(undefined);
+    await expect(late).resolves.toBeUndefined();
+    // The menu's own schema request is the one the page gets, not the late answer's.
+    await expect(peekSchemaGuess('supervisor/RecordList')).resolves.toMatchObject({ result: { url: '/schema/page/supervisor/RecordList' } });
+  });
+
+  it('is kept per user: another user on the same browser gets no stored guess', async () => {
     signIn('u1');
     onMenu(prefetchRoutes(menu), '/');
     store.set(userInfoAtom, { id: 'u2', username: 'u2', realname: 'u2' });
-    expect(startBootPrefetch('/records')).toBeUndefined();
-    expect(seen).toHaveLength(0);
+    await expect(startBootPrefetch('/records', '')).resolves.toBeUndefined();
+    expect(seen.map((c) => c.url)).toEqual(['/schema/route']);
   });
 
-  it('is cleared on sign-out', () => {
+  it('is cleared on sign-out', async () => {
     signIn('u1');
     onMenu(prefetchRoutes(menu), '/');
     expect(localStorage.getItem('ROUTE_PREFETCH')).toContain('supervisor/RecordList');
     clearSession();
     expect(localStorage.getItem('ROUTE_PREFETCH')).toBeNull();
     signIn('u1');
-    expect(startBootPrefetch('/records')).toBeUndefined();
+    await expect(startBootPrefetch('/records', '')).resolves.toBeUndefined();
+    expect(seen.map((c) => c.url)).toEqual(['/schema/route']);
   });
 
   it('drops the guesses when the menu no longer routes the path to that page (e.g. permission removed)', async () => {
     signIn('u1');
     onMenu(prefetchRoutes(menu), '/');
-    expect(startBootPrefetch('/records')).toBe('supervisor/RecordList');
+    await expect(startBootPrefetch('/records', '')).resolves.toBe('supervisor/RecordList');
     putListGuess('supervisor/RecordList', '', '/r/list', { pageNo: 1 }, () => quietGet('/r/list', { pageNo: 1 }));
     expect(onMenu(prefetchRoutes(menu.slice(1)), '/records')).toBeUndefined();
     expect(peekSchemaGuess('supervisor/RecordList')).toBeUndefined();
-    expect(takeListGuess('supervisor/RecordList', '', '/r/list', { pageNo: 1 })).toBeUndefined();
+    let own = false;
+    await firstList('supervisor/RecordList', '', '/r/list', { pageNo: 1 }, () => ((own = true), quietGet('/r/list', { pageNo: 1 })));
+    expect(own).toBe(true);
     // The page, if ever opened, asks the server itself.
     await fetchPageSchema('supervisor/RecordList');
     expect(seen.filter((c) => c.url === '/schema/page/supervisor/RecordList')).toHaveLength(2);
@@ -102,7 +138,7 @@ describe('boot prefetch (src/session/prefetch.ts)', () => {
   it('keeps the guesses when the menu agrees', () => {
     signIn('u1');
     onMenu(prefetchRoutes(menu), '/');
-    startBootPrefetch('/records');
+    void startBootPrefetch('/records', '');
     onMenu(prefetchRoutes(menu), '/records');
     expect(takeSchemaGuess('supervisor/RecordList')).toBeDefined();
     expect(takeSchemaGuess('supervisor/RecordList')).toBeUndefined(); // consumed once
@@ -112,7 +148,7 @@ describe('boot prefetch (src/session/prefetch.ts)', () => {
     signIn('u1');
     onMenu(prefetchRoutes(menu), '/');
     status['/schema/page/supervisor/RecordList'] = 500;
-    startBootPrefetch('/records');
+    void startBootPrefetch('/records', '');
     await expect(peekSchemaGuess('supervisor/RecordList')).resolves.toBeUndefined();
     status = {};
     await expect(fetchPageSchema('supervisor/RecordList')).resolves.toMatchObject({ kind: 'list' });
@@ -120,30 +156,55 @@ describe('boot prefetch (src/session/prefetch.ts)', () => {
   });
 });
 
-describe('early first list request', () => {
+describe('a list page\'s first request', () => {
   const params = { column: 'createTime', order: 'desc', pageNo: 1, pageSize: 10 };
-  it('is used only for exactly the same page, search, url and parameters, once', async () => {
-    putListGuess('p1', '?a=1', '/r/list', params, () => quietGet('/r/list', params));
-    expect(takeListGuess('p1', '?a=1', '/r/list', { ...params, pageSize: 20 })).toBeUndefined();
-    putListGuess('p2', '?a=1', '/r/list', params, () => quietGet('/r/list', params));
-    expect(takeListGuess('p2', '', '/r/list', params)).toBeUndefined();
-    expect(takeListGuess('p2', '?a=1', '/r/other', params)).toBeUndefined();
-    putListGuess('p3', '?a=1', '/r/list', params, () => quietGet('/r/list', params));
-    const early = takeListGuess('p3', '?a=1', '/r/list', params);
-    await expect(early).resolves.toMatchObject({ success: true });
-    expect(takeListGuess('p3', '?a=1', '/r/list', params)).toBeUndefined();
-    // The page has asked: a late early request is not started.
+  const early = () => quietGet('/r/list', params);
+  /** firstList with a start that records its call. */
+  const first = (pageId: string, search: string, url: string, p: Record<string, unknown>) => {
+    const own = { started: false };
+    const r = firstList(pageId, search, url, p, () => ((own.started = true), quietGet(url, p)));
+    return { r, own };
+  };
+
+  it('is the early one only for exactly the same page, search, url and parameters', async () => {
+    putListGuess('p1', '?a=1', '/r/list', params, early);
+    expect(first('p1', '?a=1', '/r/list', { ...params, pageSize: 20 }).own.started).toBe(true);
+    putListGuess('p2', '?a=1', '/r/list', params, early);
+    expect(first('p2', '', '/r/list', params).own.started).toBe(true);
+    expect(first('p2', '?a=1', '/r/other', params).own.started).toBe(true);
+    putListGuess('p3', '?a=1', '/r/list', params, early);
+    const hit = first('p3', '?a=1', '/r/list', params);
+    expect(hit.own.started).toBe(false);
+    await expect(hit.r).resolves.toMatchObject({ success: true });
+    // Three early requests and the two pages' own that matched none.
+    expect(seen.filter((c) => c.url === '/r/list')).toHaveLength(5);
+  });
+
+  it('is shared by renders of the page until it commits (React may discard a render and mount again), then asked afresh', async () => {
+    const a = first('p', '', '/r/list', params);
+    const b = first('p', '', '/r/list', params);
+    expect([a.own.started, b.own.started]).toEqual([true, false]);
+    expect(b.r).toBe(a.r);
+    firstListDone('p', '');
+    expect(first('p', '', '/r/list', params).own.started).toBe(true);
+    await tick();
+    expect(seen.filter((c) => c.url === '/r/list')).toHaveLength(2);
+  });
+
+  it('is not started early once the page has asked', () => {
+    first('p4', '', '/r/list', params);
+    firstListDone('p4', '');
     let started = false;
-    expect(putListGuess('p3', '?a=1', '/r/list', params, () => ((started = true), quietGet('/r/list', params)))).toBe(false);
+    expect(putListGuess('p4', '', '/r/list', params, () => ((started = true), early()))).toBe(false);
     expect(started).toBe(false);
   });
 
   it('expires', () => {
     const now = Date.now;
     try {
-      putListGuess('q', '', '/r/list', params, () => quietGet('/r/list', params));
+      putListGuess('q', '', '/r/list', params, early);
       Date.now = () => now() + GUESS_TTL_MS + 1;
-      expect(takeListGuess('q', '', '/r/list', params)).toBeUndefined();
+      expect(first('q', '', '/r/list', params).own.started).toBe(true);
     } finally {
       Date.now = now;
     }

@@ -1,56 +1,17 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Badge, Button, Col, Empty, Input, List, message, Modal, Popconfirm, Radio, Row, Select, Space, Tooltip } from 'antd';
 import { DeleteOutlined, MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { buildQuery, changeRule, chooseField, DELETE_SAVED_CONFIRM, deleteSaved, isActive, loadSaved, QUERY_RULES, saveQuery, valueOf, valueWidgetOf, type MatchType, type QueryField, type QueryRow } from '../logic/query';
-import { JDictSelectTag } from '../dict/JDictSelectTag';
-import { JMultiSelectTag } from '../dict/JMultiSelectTag';
-import { JSearchSelectTag } from '../dict/JSearchSelectTag';
-import { JSelectDepart } from '../pickers/JSelectDepart';
-import { JSelectUser } from '../pickers/JSelectUser';
-import { JDate, JTime } from '../inputs/JDate';
-import { JInputNumber } from '../inputs/JInputNumber';
-import { JSwitch } from '../dict/JSwitch';
-import { JPopup } from '../pickers/JPopup';
+import { buildQuery, changeRule, chooseField, DELETE_SAVED_CONFIRM, deleteSaved, isActive, loadSaved, QUERY_RULES, saveQuery, valueOf, type MatchType, type QueryField, type QueryRow } from '../logic/query';
+
+// The value controls (pickers, dictionaries, dates) load when the builder first opens: the
+// 高级查询 button on every list page stays light.
+const ValueInput = lazy(() => import('./ValueInput'));
 
 export interface JSuperQueryProps {
   fieldList: QueryField[];
   /** Saved queries are kept per page path. */
   saveCode?: string;
   onSearch?: (params: QueryRow[], matchType: MatchType) => void;
-}
-
-function ValueInput({ row, onChange }: { row: QueryRow; onChange: (v: unknown) => void }) {
-  const multi = row.rule === 'in';
-  const opts = row.options?.map((o) => ({ value: String(o.value), text: o.text ?? o.label ?? String(o.value) }));
-  const dict = row.dictTable ? `${row.dictTable},${row.dictText},${row.dictCode}` : row.dictCode;
-  switch (valueWidgetOf(row.type)) {
-    case 'dictSearch':
-      return multi ? <JMultiSelectTag dictCode={dict} options={opts} value={row.val} onChange={onChange} /> : <JSearchSelectTag dict={dict} dictOptions={opts} value={row.val} onChange={onChange} />;
-    case 'dict':
-    case 'dictMulti':
-      return multi || valueWidgetOf(row.type) === 'dictMulti' ? <JMultiSelectTag dictCode={dict} options={opts} value={row.val} onChange={onChange} /> : <JDictSelectTag dictCode={dict} options={opts} value={row.val} onChange={onChange} />;
-    case 'user':
-      return <JSelectUser value={row.val} multi={multi} onChange={onChange} />;
-    case 'depart':
-      return <JSelectDepart value={row.val} multi={multi} customReturnField={(row.customReturnField as 'id') ?? 'id'} onChange={onChange} />;
-    case 'popup': {
-      const p = (row.popup ?? {}) as { code?: string; field?: string; orgFields?: string; destFields?: string };
-      return <JPopup value={row.val} code={p.code} orgFields={p.orgFields} destFields={p.destFields} field={p.field} onChange={onChange} />;
-    }
-    case 'date':
-      return <JDate value={row.val} onChange={onChange} />;
-    case 'datetime':
-      return <JDate value={row.val} showTime onChange={onChange} />;
-    case 'time':
-      return <JTime value={row.val} onChange={onChange} />;
-    case 'number':
-      return <JInputNumber value={row.val} onChange={onChange} />;
-    case 'switch':
-      return <JSwitch value={row.val} onChange={onChange} />;
-    case 'area':
-    default:
-      return <Input value={row.val ?? ''} placeholder={multi ? '多个值用逗号分隔' : '请输入值'} onChange={(e) => onChange(e.target.value)} />;
-  }
 }
 
 /** The advanced query builder (高级查询构造器). */
@@ -145,7 +106,9 @@ export function JSuperQuery({ fieldList, saveCode = location.pathname, onSearch 
                   <Select aria-label="规则" style={{ width: '100%' }} value={row.rule} options={QUERY_RULES} onChange={(v) => set(i, changeRule(row, v))} />
                 </Col>
                 <Col span={9}>
-                  <ValueInput row={row} onChange={(v) => set(i, { ...row, val: valueOf(row.rule, v) })} />
+                  <Suspense fallback={<Input disabled placeholder="加载中…" />}>
+                    <ValueInput row={row} onChange={(v) => set(i, { ...row, val: valueOf(row.rule, v) })} />
+                  </Suspense>
                 </Col>
                 <Col span={3}>
                   <Space>
