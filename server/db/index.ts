@@ -40,6 +40,9 @@ export async function openDatabase(cfg: Pick<AppConfig, 'databaseUrl' | 'dataDir
     types.setTypeParser(DATE, raw);
     const pool = new pg.default.Pool({ connectionString: cfg.databaseUrl, max: 10 });
     pool.on('error', () => undefined); // a dropped idle connection must not kill the process
+    // Nor one dropped while checked out between two queries (the pool listens only to idle ones): the
+    // query in flight fails on its own (→ 503), and the pool discards the dead connection on release.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = queryBuilder(new PostgresDialect({ pool }));
     return { db, kind: 'pg', close: () => db.destroy() };
   }

@@ -8,6 +8,8 @@ import { copyTemplate, dropCopy, TMP } from '../helpers/template-db.js';
 import { serverPid } from '../../bench/server.js';
 import { timetableXlsx, uploadTimetable } from '../../bench/timetable-file.js';
 import { API, call, login, spawnServer, type Proc } from './procs.js';
+import { openDatabase } from '../../server/db/index.js';
+import { sql as kysql } from 'kysely';
 
 /**
  * Faults (DESIGN §7): the database restarting under load, SIGTERM with requests in flight, a
@@ -34,6 +36,29 @@ async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> 
     await c.end();
   }
 }
+
+describe('a connection dropped while checked out', () => {
+  it('fails only the work that used it: the process lives on and the pool serves again', async () => {
+    const database = await openDatabase({ databaseUrl: dbUrl, dataDir: '' });
+    try {
+      // Between two queries of a transaction the connection is checked out, where the pool does not
+      // listen for its errors: the server ending it then emitted an 'error' no one handled (the
+      // process died — seen when PostgreSQL restarted under load).
+      await expect(
+        database.db.transaction().execute(async (trx) => {
+          const { rows } = await kysql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          await sql('select pg_terminate_backend($1)', [rows[0]!.pid]);
+          await new Promise((r) => setTimeout(r, 300)); // the termination notice arrives meanwhile
+          await kysql`select 1`.execute(trx);
+        }),
+      ).rejects.toThrow();
+      const { rows } = await kysql<{ one: number }>`select 1 as one`.execute(database.db);
+      expect(rows[0]!.one).toBe(1);
+    } finally {
+      await database.close();
+    }
+  });
+});
 
 describe('PostgreSQL restarted during requests', () => {
   let s: Proc;
