@@ -13,7 +13,9 @@ import { log, median, report, summarize } from './lib.ts';
  * production, minified; no Storybook instrumentation): time to first render, and frame times while
  * scrolling 180 px per frame for 3 s. Also prints the renderer main thread's CPU time per scroll
  * frame from a Chromium trace — what the frames cost without other processes competing (no budget;
- * it explains wall-clock figures taken on a loaded machine).
+ * it explains wall-clock figures taken on a loaded machine), and the same scroll on two floors
+ * (bench/editable-table/floor.ts, vanilla AG Grid: plain text; native inputs with the pinned
+ * selection column) — what this machine allows for the grid itself.
  * Run: npx tsx bench/editable-table.ts (BENCH_NO_BUILD=1 reuses bench/.out/editable-table).
  */
 const ROOT = resolve(import.meta.dirname, '..');
@@ -64,6 +66,7 @@ const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PAT
 const firsts: number[] = [];
 let frames: number[] = [];
 let cpuPerFrame = NaN;
+let boxHeight = 400;
 try {
   for (let i = 0; i < RUNS; i++) {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -75,13 +78,32 @@ try {
       await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
       // A string, not a function: tsx would inject helpers the page does not have.
       frames = (await page.evaluate(SCROLL_SCRIPT)) as number[];
+      boxHeight = Math.round((await page.evaluate(`document.querySelector('.j-editable-table .ag-root-wrapper').getBoundingClientRect().height`)) as number);
       cpuPerFrame = mainThreadCpuMs(await browser.stopTracing()) / Math.max(1, frames.length);
     }
     await page.close();
   }
 } finally {
   await browser.close();
-  server.close();
+}
+// The floors (bench/editable-table/floor.ts): vanilla AG Grid, plain text, then native inputs with the
+// pinned selection column, in a box of the product's height — scrolled the same way.
+const floors: Record<string, number> = {};
+{
+  const b = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    for (const [name, q] of [['plain text', ''], ['inputs + pinned column', '&inputs=1&pinned=1']] as const) {
+      const page = await b.newPage({ viewport: { width: 1440, height: 900 } });
+      await page.goto(url.replace('index.html', `floor.html?h=${boxHeight}${q}`));
+      await page.waitForSelector('.ag-grid-viewport .ag-row', { timeout: 60_000 });
+      await page.waitForTimeout(500);
+      floors[name] = median((await page.evaluate(SCROLL_SCRIPT.replace('.j-editable-table .ag-grid-viewport', '.ag-grid-viewport'))) as number[]);
+      await page.close();
+    }
+  } finally {
+    await b.close();
+    server.close();
+  }
 }
 const s = summarize(frames);
 log(`load average at start: ${load.toFixed(1)} (the budgets assume a quiet machine)`);
@@ -90,5 +112,6 @@ const ok = report('Editable table (1,000 × 20, headless Chromium)', [
   { name: `scroll frame time p50 (${s.n} frames)`, value: s.p50, unit: 'ms', budget: BUDGET.scrollP50Ms },
   { name: 'scroll frame time p95', value: s.p95, unit: 'ms', budget: BUDGET.scrollP95Ms },
   { name: `renderer main-thread CPU per scroll frame (load ${load.toFixed(1)})`, value: cpuPerFrame, unit: 'ms' },
+  ...Object.entries(floors).map(([name, v]) => ({ name: `floor, vanilla AG Grid (${name}): scroll frame time p50`, value: v, unit: 'ms' })),
 ]);
 process.exitCode = ok ? 0 : 1;

@@ -12,5 +12,10 @@ export default defineConfig({
   resolve: { alias },
   define: { __API_BASE__: JSON.stringify('/jeecg-boot') },
   logLevel: 'warn',
-  build: { outDir: fileURLToPath(new URL('../.out/editable-table', import.meta.url)), emptyOutDir: true, chunkSizeWarningLimit: 5000 },
+  build: {
+    outDir: fileURLToPath(new URL('../.out/editable-table', import.meta.url)),
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 5000,
+    rollupOptions: { input: { index: fileURLToPath(new URL('./index.html', import.meta.url)), floor: fileURLToPath(new URL('./floor.html', import.meta.url)) } },
+  },
 });

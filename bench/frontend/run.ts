@@ -79,7 +79,7 @@ interface MenuNode {
  * The two bench screens as a configuration author adds them (menus via the API, granted to the admin
  * role) — the product itself is unchanged. Idempotent: the bench database is reused.
  */
-async function ensureMenus(url: string) {
+export async function ensureMenus(url: string) {
   const token = (await signIn(url)).token;
   const roots = await call<Array<{ id: string; url?: string }>>(url, '/sys/permission/getSystemMenuList', token);
   const wanted = [
