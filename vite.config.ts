@@ -21,7 +21,6 @@ export const alias = {
  * first screen renders (docs/architecture.md, "antd styles").
  */
 export function antdStaticStyles(): Plugin {
-  let ref = '';
   return {
     name: 'antd-static-styles',
     apply: 'build',
@@ -31,13 +30,13 @@ export function antdStaticStyles(): Plugin {
         env: { ...process.env, NODE_ENV: 'production' },
         maxBuffer: 64 << 20,
       });
-      ref = this.emitFile({ type: 'asset', name: 'antd.css', source: css });
+      this.emitFile({ type: 'asset', name: 'antd.css', source: css });
     },
     transformIndexHtml: {
       order: 'post',
       handler(_html, ctx) {
         const asset = Object.values(ctx.bundle ?? {}).find((f) => f.type === 'asset' && f.names?.includes('antd.css'));
-        if (!ref || !asset) return [];
+        if (!asset) return [];
         return [{ tag: 'link', attrs: { rel: 'stylesheet', href: `/${asset.fileName}` }, injectTo: 'head-prepend' }];
       },
     },

@@ -683,11 +683,14 @@ const RowActions = memo(function RowActions(props: {
   if (more.length > 0) {
     // A confirmation asked from the 更多 menu opens at 更多 itself: the menu item it came from is gone
     // as soon as the menu closes (at once, without animations), and a popup anchored there would be lost.
+    const trigger = (
+      <a>
+        更多 <DownOutlined />
+      </a>
+    );
     const ask = confirming && (
       <Popconfirm key="more" open title={question(confirming)} onOpenChange={(o) => !o && setConfirming(null)} onConfirm={() => (setConfirming(null), void props.run(confirming, props.record))}>
-        <a>
-          更多 <DownOutlined />
-        </a>
+        {trigger}
       </Popconfirm>
     );
     items.push(
@@ -696,9 +699,7 @@ const RowActions = memo(function RowActions(props: {
           key="more"
           menu={{ items: more.map((a) => ({ key: a.key, label: !disabled(a) && asks(a) ? <a onClick={() => setConfirming(a)}>{a.label}</a> : link(a) })) }}
         >
-          <a>
-            更多 <DownOutlined />
-          </a>
+          {trigger}
         </LazyDropdown>
       ),
     );

@@ -51,8 +51,8 @@ export function peekPageSchema(id: string): PageSchema | undefined {
   return hit && Date.now() - hit.at < TTL ? hit.value : undefined;
 }
 
-const known = new Map<string, Promise<boolean>>();
-const knownValue = new Map<string, boolean>();
+/** hasPageSchema's answers: the lookup, and its value once it has arrived. */
+const known = new Map<string, { p: Promise<boolean>; value?: boolean }>();
 
 /**
  * Whether `id` is a page schema: asks for the schema itself (cached, so the page that follows does
@@ -60,23 +60,24 @@ const knownValue = new Map<string, boolean>();
  * "not found" or a failed request does not. The answer is kept for the session.
  */
 export function hasPageSchema(id: string): Promise<boolean> {
-  let p = known.get(id);
-  if (!p) {
-    p = fetchPageSchema(id).then(
-      () => true,
-      (e: unknown) => e instanceof PageSchemaError && e.code !== 404,
-    );
-    known.set(id, p);
-    void p.then((v) => knownValue.set(id, v));
+  let hit = known.get(id);
+  if (!hit) {
+    const entry: { p: Promise<boolean>; value?: boolean } = {
+      p: fetchPageSchema(id).then(
+        () => true,
+        (e: unknown) => e instanceof PageSchemaError && e.code !== 404,
+      ),
+    };
+    void entry.p.then((v) => (entry.value = v));
+    known.set(id, (hit = entry));
   }
-  return p;
+  return hit.p;
 }
 
 /** hasPageSchema's answer when it is already known. */
-export const knownPageSchema = (id: string): boolean | undefined => knownValue.get(id);
+export const knownPageSchema = (id: string): boolean | undefined => known.get(id)?.value;
 
 export function clearPageCache() {
   pages.clear();
   known.clear();
-  knownValue.clear();
 }

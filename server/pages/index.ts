@@ -84,8 +84,7 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
     ok(loadAllPages(ctx).map((p) => ({ id: p.id, title: (p.schema?.title as string) ?? p.id, kind: p.schema?.kind, valid: !p.problems.length, problems: p.problems }))),
   );
 
-  const schemaOf = (id: string) => {
-    const p = loadPage(id, ctx);
+  const schemaOf = (id: string, p = loadPage(id, ctx)) => {
     if (!p) throw new BizError(`页面配置不存在：${id}`, 404);
     if (p.problems.length) throw new BizError(`页面配置有误：${p.problems.map(describe).join('；')}`, 500, 200, { problems: p.problems });
     return p.schema;
@@ -99,6 +98,7 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
     if (typeof path !== 'string' || !path.startsWith('/') || path.length > 255) throw new BizError('路径参数有误', 400);
     const component = await routedComponent(ctx, req.user!, path);
     if (!component) throw new BizError(`菜单中没有该路径：${path}`, 404);
-    return ok({ component, schema: loadPage(component, ctx) ? schemaOf(component) : null });
+    const page = loadPage(component, ctx);
+    return ok({ component, schema: page ? schemaOf(component, page) : null });
   });
 }

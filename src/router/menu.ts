@@ -83,13 +83,15 @@ export function menuRoutes(menu: MenuNode[]): RouteDef[] {
  * for the boot prefetch (src/session/prefetch.ts). Iframe, external, parameterised and low-app
  * routes are left out (their requests depend on more than the path).
  */
+/** A path without trailing slashes (the root stays "/"). */
+export const normalPath = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
+
 export function prefetchRoutes(menu: MenuNode[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const d of menuRoutes(menu)) {
     if (!d.component || d.component === IFRAME_COMPONENT || d.external || d.path.includes(':') || d.name.startsWith('low-app') || !d.path.startsWith('/')) continue;
-    const path = d.path.length > 1 ? d.path.replace(/\/+$/, '') : d.path;
     // The first definition of a path wins, as in the router.
-    out[path] ??= d.component.replace(/^\/+/, '');
+    out[normalPath(d.path)] ??= d.component.replace(/^\/+/, '');
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { getDefaultStore } from 'jotai';
 import { axiosInstance, type Envelope } from '@/http/client';
+import { normalPath } from '@/router/menu';
 import { userInfoAtom } from '@/session/store';
 
 /**
@@ -57,10 +58,19 @@ function readRoutes(user: string): Record<string, string> {
   return {};
 }
 
-export const normalPath = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
 const listKey = (pageId: string, search: string) => `${pageId}?${search.replace(/^\?/, '')}`;
 export const requestKey = (url: string, params: Record<string, unknown>) => `${url} ${JSON.stringify(params)}`;
 const fresh = (e: Early | undefined) => !!e && Date.now() - e.at < GUESS_TTL_MS;
+/** The list request registered under `k` when it is fresh and exactly `key`. */
+const sameList = (k: string, key: string) => {
+  const e = lists.get(k);
+  return fresh(e) && e!.key === key ? e : undefined;
+};
+
+/** Registers `pageId`'s early schema request: `p`, or a new quiet one. */
+function startSchema(pageId: string, p: Promise<Envelope | undefined> = quietGet(`/schema/page/${pageId}`)) {
+  schemas.set(pageId, { at: Date.now(), key: pageId, p });
+}
 
 /** A quiet GET: the same request as http.get (the interceptors add token, tenant and _t), without the error UI. */
 export function quietGet(url: string, params?: Record<string, unknown>): Promise<Envelope | undefined> {
@@ -84,7 +94,7 @@ export function startBootPrefetch(path: string, search: string): Promise<string 
   const ask: Boot = { path: at, pageId: known };
   boot = ask;
   if (known) {
-    schemas.set(known, { at: Date.now(), key: known, p: quietGet(`/schema/page/${known}`) });
+    startSchema(known);
     warmPage(known, search, true);
     return Promise.resolve(known);
   }
@@ -92,7 +102,7 @@ export function startBootPrefetch(path: string, search: string): Promise<string 
     const found = r?.success ? (r.result as { component?: string; schema?: unknown } | null) : undefined;
     if (boot !== ask || !found?.component || !found.schema) return undefined;
     ask.pageId = found.component;
-    schemas.set(found.component, { at: Date.now(), key: found.component, p: Promise.resolve({ ...r!, result: found.schema }) });
+    startSchema(found.component, Promise.resolve({ ...r!, result: found.schema }));
     warmPage(found.component, search, true);
     return found.component;
   });
@@ -107,7 +117,7 @@ export function onMenu(routes: Record<string, string>, path: string): string | u
   boot = undefined;
   // The page's schema request goes out now, without waiting for the warmer's chunk (which takes it over).
   const pageId = routes[normalPath(path)];
-  if (pageId && !fresh(schemas.get(pageId))) schemas.set(pageId, { at: Date.now(), key: pageId, p: quietGet(`/schema/page/${pageId}`) });
+  if (pageId && !fresh(schemas.get(pageId))) startSchema(pageId);
   const user = currentUser();
   if (user)
     try {
@@ -135,7 +145,7 @@ export function takeSchemaGuess(pageId: string): Promise<Envelope | undefined> |
 export function putListGuess(pageId: string, search: string, url: string, params: Record<string, unknown>, start: () => Promise<Envelope | undefined>): boolean {
   const k = listKey(pageId, search);
   const key = requestKey(url, params);
-  if (listed.has(k) || (fresh(lists.get(k)) && lists.get(k)!.key === key)) return false;
+  if (listed.has(k) || sameList(k, key)) return false;
   lists.set(k, { at: Date.now(), key, p: start() });
   return true;
 }
@@ -150,8 +160,8 @@ export function firstList(pageId: string, search: string, url: string, params: R
   const k = listKey(pageId, search);
   const key = requestKey(url, params);
   listed.add(k);
-  const e = lists.get(k);
-  if (fresh(e) && e!.key === key) return e!.p;
+  const e = sameList(k, key);
+  if (e) return e.p;
   const p = start();
   lists.set(k, { at: Date.now(), key, p });
   return p;
