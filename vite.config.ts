@@ -59,6 +59,8 @@ export default defineConfig({
           groups: [
             // Vite's dynamic-import preload helper: on its own, or it lands in a vendor chunk that every lazy caller then loads.
             { name: 'preload', test: /preload-helper/, priority: 50 },
+            // src/boot.ts in a chunk of its own, imported first by the entry: its requests leave before the antd and app chunks evaluate.
+            { name: 'boot', test: /[\\/]src[\\/]boot\.ts$/, priority: 45 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 40 },
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.
             { name: 'antd', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, tags: ['$initial'], priority: 30 },

@@ -9,21 +9,33 @@ export interface DictOption {
 }
 
 const pending = new Map<string, Promise<DictOption[]>>();
+/** Items fetched (not from the session cache), for drawing them at once next time. */
+const fetched = new Map<string, DictOption[]>();
+
+type RawItem = { value: string | number; text?: string; title?: string; label?: string };
+const toOptions = (items: RawItem[]): DictOption[] => items.map((d) => ({ value: String(d.value), text: d.text ?? d.title ?? d.label ?? String(d.value) }));
+
+/** Items already at hand: the session cache (login) or an earlier fetch. */
+function knownDict(code: string): DictOption[] | undefined {
+  const cached = getDefaultStore().get(dictAtom)[code];
+  return cached ? toOptions(cached) : fetched.get(code);
+}
 
 /** Dictionary items: from the session cache (login), else fetched once per code. */
 export function loadDict(code: string): Promise<DictOption[]> {
-  const cached = getDefaultStore().get(dictAtom)[code];
-  if (cached) return Promise.resolve(cached.map((d) => ({ value: String(d.value), text: d.text ?? d.title ?? d.label ?? String(d.value) })));
+  const known = knownDict(code);
+  if (known) return Promise.resolve(known);
   let p = pending.get(code);
   if (!p) {
     p = http
-      .get<Array<{ value: string; text?: string; title?: string; label?: string }>>(`/sys/dict/getDictItems/${encodeURIComponent(code)}`)
-      .then((r) => (r.success && Array.isArray(r.result) ? r.result.map((d) => ({ value: String(d.value), text: d.text ?? d.title ?? d.label ?? String(d.value) })) : []))
+      .get<RawItem[]>(`/sys/dict/getDictItems/${encodeURIComponent(code)}`)
+      .then((r) => (r.success && Array.isArray(r.result) ? toOptions(r.result) : []))
       .catch(() => []);
     pending.set(code, p);
     // A failed or empty lookup may be retried later.
     p.then((items) => {
-      if (!items.length) pending.delete(code);
+      if (items.length) fetched.set(code, items);
+      pending.delete(code);
     });
   }
   return p;
@@ -36,18 +48,37 @@ export async function loadDicts(codes: Iterable<string>): Promise<Record<string,
   return Object.fromEntries(list.map((c, i) => [c, items[i]!]));
 }
 
+/** code → items when every one of `key`'s codes is at hand, else undefined. */
+function knownDicts(key: string): Record<string, DictOption[]> | undefined {
+  if (!key) return undefined;
+  const out: Record<string, DictOption[]> = {};
+  for (const code of key.split(',')) {
+    const items = knownDict(code);
+    if (!items) return undefined;
+    out[code] = items;
+  }
+  return out;
+}
+
+const NONE: Record<string, DictOption[]> = {};
+
+/**
+ * The dictionaries `codes` (code → items). Those at hand are there in the first render (a later
+ * arrival re-renders the whole page: every cell of a list); the others once loaded.
+ */
 export function useDicts(codes: string[]): Record<string, DictOption[]> {
   const key = [...new Set(codes)].sort().join(',');
-  const [dicts, setDicts] = useState<Record<string, DictOption[]>>({});
+  const [state, setState] = useState(() => ({ key, dicts: knownDicts(key) }));
   useEffect(() => {
-    if (!key) return;
+    if (!key || (state.key === key && state.dicts)) return;
     let live = true;
-    void loadDicts(key.split(',')).then((d) => live && setDicts(d));
+    void loadDicts(key.split(',')).then((d) => live && setState({ key, dicts: d }));
     return () => {
       live = false;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the state is read only to skip what the first render already had
   }, [key]);
-  return dicts;
+  return state.dicts ?? NONE;
 }
 
 /** Text of a (possibly comma-joined) value in a dictionary. */

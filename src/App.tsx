@@ -6,23 +6,20 @@ import { ErrorBoundary } from '@/components/ErrorBoundary';
 import zhCN from 'antd/es/locale/zh_CN';
 import 'dayjs/locale/zh-cn';
 import dayjs from 'dayjs';
-import { getDefaultStore, useAtomValue } from 'jotai';
+import { useAtomValue } from 'jotai';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { settingsAtom } from '@/settings/store';
 import { appTheme } from '@/theme';
 import { setFeedback } from '@/feedback';
-import { installHttpErrorHandling } from '@/http/errors';
 import { tokenAtom } from '@/session/store';
 import { afterLoginTarget, loginRedirectUrl, prefetchPermissions } from '@/session/actions';
-import { loadWarmer, startBootPrefetch } from '@/session/prefetch';
+import { loadMainApp } from '@/boot';
 import { UserLayout } from '@/layouts/UserLayout';
 // The sign-in page is the entry screen: part of the initial bundle (see docs/decisions.md); every other page is lazy.
 import Login from '@/pages/user/Login';
 import './app.css';
 
 dayjs.locale('zh-cn');
-installHttpErrorHandling();
-
 
 const Register = lazy(() => import('@/pages/user/Register'));
 const RegisterResult = lazy(() => import('@/pages/user/RegisterResult'));
@@ -30,25 +27,10 @@ const Alteration = lazy(() => import('@/pages/user/Alteration'));
 const OAuth2Login = lazy(() => import('@/pages/user/OAuth2Login'));
 const Exception = lazy(() => import('@/pages/exception/Exception'));
 // The menu request starts with the main layout's download (MainApp waits for the same request).
-const loadMainApp = () => import('@/layouts/MainApp');
 const MainApp = lazy(() => {
   prefetchPermissions();
   return loadMainApp();
 });
-
-/**
- * Signed in on a main-layout path: the menu, the main layout, the renderer and the page's first
- * requests (src/session/prefetch.ts) start now, before the first render.
- */
-export function bootPrefetch() {
-  const path = window.location.pathname;
-  if (!getDefaultStore().get(tokenAtom) || /^\/(user|oauth2-app|403|404|500)(\/|$)/.test(path)) return;
-  prefetchPermissions();
-  void loadMainApp().catch(() => undefined);
-  void import('@renderer/index').catch(() => undefined);
-  void loadWarmer().catch(() => undefined);
-  startBootPrefetch(path, window.location.search);
-}
 
 function FeedbackBridge() {
   const api = AntApp.useApp();

@@ -129,7 +129,7 @@ export function floorServer(apiUrl: string): Promise<{ url: string; server: Http
  * `drawn` = the frame after `rows` table rows are in the DOM; long tasks, resource loads and
  * XHR/fetch in flight for the idle settle.
  */
-function initScript(session: LoginResult | null, rows: number): string {
+export function initScript(session: LoginResult | null, rows: number): string {
   const expire = Date.now() + 86_400_000;
   const store = !session ? {} : {
     'Access-Token': { value: session.token, expire },
@@ -161,7 +161,7 @@ function initScript(session: LoginResult | null, rows: number): string {
 }
 
 /** Waits for drawn (when asked) and then QUIET_MS without long tasks, loads or requests; returns that moment (ms since navigation start). */
-async function settle(page: Page, needDrawn: boolean, timeout = 120_000): Promise<number> {
+export async function settle(page: Page, needDrawn: boolean, timeout = 120_000): Promise<number> {
   const fn = `(() => { const s = window.__bench; if (!s || (${needDrawn} && !s.drawn) || s.inflight > 0) return 0;
     const last = Math.max(s.drawn, s.longEnd, s.resEnd, s.reqEnd); return performance.now() - last >= ${QUIET_MS} ? last : 0; })()`;
   const h = await page.waitForFunction(fn, undefined, { timeout, polling: 50 });

@@ -75,7 +75,8 @@ axiosInstance.interceptors.request.use((config) => {
     config.params = { ...(config.params ?? {}), _t: Math.floor(Date.now() / 1000) };
   }
   return config;
-});
+  // Synchronous: the request is sent within the caller's task, not after the microtasks of a long one (the boot's module evaluation).
+}, undefined, { synchronous: true });
 
 let lowAppIdSource: () => string | undefined = () => undefined;
 /** The shell registers how to read the low-code app id of the current route (routes named low-app*). */

@@ -34,6 +34,11 @@ describe('HTTP client (SPEC §7)', () => {
   it('reads no XSRF cookie (token header auth): a request is sent at once, not after an async cookie-store read', () => {
     expect(axiosInstance.defaults.withXSRFToken).toBe(false);
   });
+  it('hands a request to the adapter within the caller\'s task (the boot\'s requests leave during module evaluation)', async () => {
+    const p = http.get('/sys/permission/getUserPermissionByToken');
+    expect(seen.map((c) => c.url)).toEqual(['/sys/permission/getUserPermissionByToken']);
+    await p;
+  });
   it('adds _t to GETs except dictionary items', async () => {
     await http.get('/sys/list', { a: 1 });
     await http.get('/sys/dict/getDictItems/sex');
