@@ -6,7 +6,9 @@ const config: StorybookConfig = {
   stories: ['../widgets/**/*.stories.tsx'],
   core: { disableTelemetry: true },
   async viteFinal(cfg) {
-    cfg.resolve = { ...cfg.resolve, alias: { ...(cfg.resolve?.alias as Record<string, string> | undefined), ...alias } };
+    // Aliases come as a list (vite.config.ts) or a map (ours): one list.
+    const list = (a: unknown) => (Array.isArray(a) ? a : Object.entries((a ?? {}) as Record<string, string>).map(([find, replacement]) => ({ find, replacement })));
+    cfg.resolve = { ...cfg.resolve, alias: [...list(cfg.resolve?.alias), ...list(alias)] };
     cfg.define = { ...cfg.define, __API_BASE__: JSON.stringify('/jeecg-boot') };
     // Stories draw under their own theme: antd's pre-built styles (the app's build only) do not apply.
     cfg.plugins = (cfg.plugins ?? []).flat(Infinity).filter((p) => !(p && typeof p === 'object' && 'name' in p && p.name === 'antd-static-styles'));
