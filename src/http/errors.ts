@@ -2,7 +2,7 @@ import type { AxiosError, AxiosResponse } from 'axios';
 import { getDefaultStore } from 'jotai';
 import { axiosInstance, type Envelope } from '@/http/client';
 import { tokenAtom } from '@/session/store';
-import { feedback } from '@/feedback';
+import { feedback, whenFeedback } from '@/feedback';
 import { clearSession, logout, loginRedirectUrl } from '@/session/actions';
 
 const EXPIRED_TITLE = '登录已过期';
@@ -22,24 +22,26 @@ export function showTokenExpired() {
   expiryShown = true;
   const back = loginRedirectUrl(currentPath());
   if (isEnterpriseBrowser()) {
-    feedback.message.loading('登录已过期，正在重新登陆', 0);
+    whenFeedback(() => feedback.message.loading('登录已过期，正在重新登陆', 0));
     void logout().finally(() => window.location.assign(back));
     return;
   }
-  feedback.modal.error({
-    title: EXPIRED_TITLE,
-    content: EXPIRED_TEXT,
-    okText: '重新登录',
-    mask: true,
-    closable: false,
-    keyboard: false,
-    maskClosable: false,
-    onOk: async () => {
-      // The server already rejected the token: drop it locally without waiting on the network.
-      clearSession();
-      window.location.assign(back);
-    },
-  });
+  whenFeedback(() =>
+    feedback.modal.error({
+      title: EXPIRED_TITLE,
+      content: EXPIRED_TEXT,
+      okText: '重新登录',
+      mask: true,
+      closable: false,
+      keyboard: false,
+      maskClosable: false,
+      onOk: async () => {
+        // The server already rejected the token: drop it locally without waiting on the network.
+        clearSession();
+        window.location.assign(back);
+      },
+    }),
+  );
 }
 
 async function bodyOf(data: unknown): Promise<Partial<Envelope> | undefined> {
@@ -76,19 +78,14 @@ export function installHttpErrorHandling() {
       const status = err.response?.status;
       const body = await bodyOf(err.response?.data);
       const msg = body?.message;
-      if (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT' || status === 504) {
-        feedback.notification.error({ message: '系统提示', description: '网络超时' });
-      } else if (status === 401 || (status === 500 && tokenExpiredMsg(msg))) {
+      const notify = (description: string) => whenFeedback(() => feedback.notification.error({ message: '系统提示', description }));
+      if (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT' || status === 504) notify('网络超时');
+      else if (status === 401 || (status === 500 && tokenExpiredMsg(msg))) {
         if (hasToken) showTokenExpired();
-      } else if (status === 403) {
-        feedback.notification.error({ message: '系统提示', description: '拒绝访问' });
-      } else if (status === 404) {
-        feedback.notification.error({ message: '系统提示', description: '很抱歉，资源未找到!' });
-      } else if (status) {
-        feedback.notification.error({ message: '系统提示', description: msg || `请求失败（${status}）` });
-      } else {
-        feedback.message.error(err.message || '网络错误');
-      }
+      } else if (status === 403) notify('拒绝访问');
+      else if (status === 404) notify('很抱歉，资源未找到!');
+      else if (status) notify(msg || `请求失败（${status}）`);
+      else whenFeedback(() => feedback.message.error(err.message || '网络错误'));
       return Promise.reject(err);
     },
   );
