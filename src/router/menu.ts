@@ -78,14 +78,14 @@ export function menuRoutes(menu: MenuNode[]): RouteDef[] {
   return out;
 }
 
+/** A path without trailing slashes (the root stays "/"). */
+export const normalPath = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
+
 /**
  * Fixed menu paths → the page id their screen asks for first (ComponentPage's page-schema lookup),
  * for the boot prefetch (src/session/prefetch.ts). Iframe, external, parameterised and low-app
  * routes are left out (their requests depend on more than the path).
  */
-/** A path without trailing slashes (the root stays "/"). */
-export const normalPath = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
-
 export function prefetchRoutes(menu: MenuNode[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const d of menuRoutes(menu)) {
