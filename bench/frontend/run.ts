@@ -28,7 +28,7 @@ const API_PORT = Number(process.env.BENCH_FRONTEND_PORT ?? 18161);
 const DIST = join(OUT, 'dist');
 const FLOOR = join(OUT, 'floor');
 const BUDGET = { ratio: 1.2, keystrokeMs: 50, loginKb: 350, routeKb: 900 };
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const LIST_PATH = '/bench/list';
 const FORM_PATH = '/bench/form';
 const ROWS = '.ant-table-tbody > tr.ant-table-row';
@@ -60,7 +60,7 @@ async function call<T>(url: string, path: string, token: string, init: { method?
   return j.result;
 }
 
-async function signIn(url: string): Promise<LoginResult> {
+export async function signIn(url: string): Promise<LoginResult> {
   const r = await fetch(`${url}${API}/sys/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'Observe#2026' }) });
   const j = (await r.json()) as { code: number; message: string; result: LoginResult };
   if (j.code !== 200) throw new Error(`login failed: ${j.message}`);
@@ -129,7 +129,7 @@ export function floorServer(apiUrl: string): Promise<{ url: string; server: Http
  * `drawn` = the frame after `rows` table rows are in the DOM; long tasks, resource loads and
  * XHR/fetch in flight for the idle settle.
  */
-export function initScript(session: LoginResult | null, rows: number): string {
+export function initScript(session: LoginResult | null, rows: number, storage: Record<string, unknown> = {}): string {
   const expire = Date.now() + 86_400_000;
   const store = !session ? {} : {
     'Access-Token': { value: session.token, expire },
@@ -138,7 +138,7 @@ export function initScript(session: LoginResult | null, rows: number): string {
     ...(session.tenantList?.length === 1 ? { TENANT_ID: { value: Number(session.tenantList[0]!.id), expire } } : {}),
   };
   return `(() => {
-  const store = ${JSON.stringify(store)};
+  const store = ${JSON.stringify({ ...store, ...storage })};
   for (const [k, v] of Object.entries(store)) localStorage.setItem(k, JSON.stringify(v));
   const s = { drawn: 0, longEnd: 0, resEnd: 0, reqEnd: 0, inflight: 0 };
   window.__bench = s;
@@ -168,16 +168,17 @@ export async function settle(page: Page, needDrawn: boolean, timeout = 120_000):
   return (await h.jsonValue()) as number;
 }
 
-async function navigate(browser: Browser, session: LoginResult, url: string, rows: number, waterfall = false): Promise<number> {
+/** One navigation in a cold context, "drawn and idle" (ms). `storage`: extra localStorage entries; `waterfall`: log its loads. */
+export async function navigate(browser: Browser, session: LoginResult, url: string, rows: number, opts: { waterfall?: boolean; storage?: Record<string, unknown> } = {}): Promise<number> {
   const ctx = await browser.newContext(CONTEXT);
   try {
-    await ctx.addInitScript(initScript(session, rows));
+    await ctx.addInitScript(initScript(session, rows, opts.storage));
     const page = await ctx.newPage();
     await page.goto(url, { waitUntil: 'commit' });
     const t = await settle(page, true);
     const count = await page.locator(ROWS).count();
     if (count < rows) throw new Error(`${url}: ${count} rows drawn, expected ${rows}`);
-    if (waterfall) {
+    if (opts.waterfall) {
       const lines = (await page.evaluate(`[...performance.getEntriesByType('resource').map((e) => [e.startTime, e.responseEnd, new URL(e.name).pathname.replace(/^.*\\/(assets|jeecg-boot)\\//, '')]),
         [window.__bench.drawn, window.__bench.drawn, '(drawn)']].sort((a, b) => a[0] - b[0]).map(([s, e, n]) => Math.round(s) + '–' + Math.round(e) + ' ' + n)`)) as string[];
       log(`waterfall of ${url}:\n  ${lines.join('\n  ')}`);
@@ -288,7 +289,7 @@ export async function benchFrontend(): Promise<Figure[]> {
     // Warm-up (server caches, page-schema compile), not counted.
     await navigate(browser, session, urls(50).floor, 50);
     await navigate(browser, session, urls(50).product, 50);
-    if (process.env.BENCH_WATERFALL) await navigate(browser, session, urls(50).product, 50, true);
+    if (process.env.BENCH_WATERFALL) await navigate(browser, session, urls(50).product, 50, { waterfall: true });
     for (const n of SIZES) {
       const t = { floor: [] as number[], product: [] as number[] };
       for (let i = 0; i < RUNS; i++) {
