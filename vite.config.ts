@@ -16,6 +16,19 @@ export const alias = {
 };
 
 /**
+ * The antd components the shell and the list pages draw (with everything they import): one chunk for
+ * every main-layout page. The rest of antd (pickers, uploads, images, cascaders, steps, …) is another
+ * chunk, loaded by the pages that use it — about half the size of antd again, which a list page
+ * would otherwise download, compile and evaluate. A component the shell or the renderer's list page
+ * imports statically must be listed here (else its page loads the other chunk too).
+ */
+const ANTD_PAGE = new RegExp(
+  // The icons (the shell's menu icons, the pages' buttons) and dayjs are shared with the other chunk: here, so neither waits for it.
+  String.raw`node_modules[\\/](@ant-design[\\/]icons|dayjs)[\\/]|` +
+  String.raw`node_modules[\\/]antd[\\/]es[\\/](alert|app|avatar|badge|breadcrumb|button|card|checkbox|col|divider|drawer|dropdown|empty|form|grid|input|input-number|layout|list|menu|message|modal|pagination|popconfirm|popover|radio|result|row|select|space|spin|switch|table|tabs|tag|tooltip|typography)[\\/]`,
+);
+
+/**
  * Production builds link antd's component styles, pre-built for the default theme by
  * scripts/antd-styles.tsx, ahead of the app's CSS: the browser then skips generating them while the
  * first screen renders (docs/architecture.md, "antd styles").
@@ -74,8 +87,9 @@ export default defineConfig(({ mode }) => ({
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.
             { name: 'antd', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, tags: ['$initial'], priority: 30 },
             { name: 'vendor', test: /node_modules/, tags: ['$initial'], priority: 25 },
+            { name: 'antd-page', test: ANTD_PAGE, priority: 23 },
             // The rest of antd in one lazy chunk: otherwise the formily group pulls in the antd parts it uses, and list pages load Formily.
-            { name: 'antd-lazy', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, priority: 22 },
+            { name: 'antd-more', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, priority: 22 },
             { name: 'aggrid', test: /node_modules[\\/]ag-grid-[^\\/]+[\\/]/, priority: 20 },
             { name: 'formily', test: /node_modules[\\/]@formily[\\/]/, priority: 10 },
             { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 10 },

@@ -1,12 +1,12 @@
 import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space, Table } from 'antd';
+import { Alert, App, Button, Card, Checkbox, Col, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space, Table } from 'antd';
 import type { TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { http, type Envelope } from '@/http/client';
 import { firstList, firstListDone } from '@/session/prefetch';
-import { getWidget } from '@widgets/registry';
+import { getWidget, preloadWidget } from '@widgets/registry';
 import { condition } from './expr';
 import { filterActions } from './permissions';
 import { urlsOf, useSessionScope } from './scope';
@@ -14,9 +14,9 @@ import { dictText, useDicts, type DictOption } from './dict';
 import type { ActionSchema, ColumnSchema, PageSchema, QueryFieldSchema } from './types';
 import { ListQueryContext } from './listQuery';
 import { queryParams } from './listRequest';
-import { LazyDropdown, LazyPopconfirm, LazyTooltip } from './LazyOverlay';
+import { LazyDropdown, LazyPopconfirm, LazyTooltip } from '@/components/LazyOverlay';
 import './cells';
-import '@widgets/index';
+import { lazyWidget } from '@widgets/index';
 
 const FormModal = lazy(() => import('./FormModal'));
 const ImportModal = lazy(() => import('./ImportModal'));
@@ -69,6 +69,8 @@ export function defaultActions(s: PageSchema): NonNullable<PageSchema['actions']
   };
 }
 
+const QueryDate = lazyWidget(() => import('./QueryDate'), 'QueryDate');
+
 function NumberRange({ value, onChange }: { value?: [number?, number?]; onChange?: (v: [number?, number?]) => void }) {
   return (
     <Space.Compact style={{ width: '100%' }}>
@@ -87,11 +89,10 @@ function queryControl(f: QueryFieldSchema, dicts: Record<string, DictOption[]>):
     case 'MultiSelect':
       return <Select mode="multiple" allowClear placeholder={`请选择${f.label}`} options={options} {...props} />;
     case 'DatePicker':
-      return <DatePicker style={{ width: '100%' }} placeholder={`请选择${f.label}`} {...props} />;
+      return <QueryDate kind="DatePicker" placeholder={`请选择${f.label}`} {...props} />;
     case 'DateRange':
-      return <DatePicker.RangePicker style={{ width: '100%' }} {...props} />;
     case 'DateTimeRange':
-      return <DatePicker.RangePicker showTime style={{ width: '100%' }} {...props} />;
+      return <QueryDate kind={f.widget} {...props} />;
     case 'NumberRange':
       return <NumberRange />;
     case 'InputNumber':
@@ -271,8 +272,11 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   });
   useEffect(() => first?.committed(), [first]);
   const firstUsed = useRef(false);
-  // `header` widgets start after the first list request has answered: the rows come first.
+  // `header` widgets start after the first list request has answered: the rows come first. Their code
+  // downloads meanwhile, and the rows wait for it: header and rows appear together, so the rows never
+  // move under the user's pointer when the header arrives.
   const [listed, setListed] = useState(false);
+  const [headerCode] = useState(() => (schema.header ? preloadWidget(schema.header.widget) : undefined));
   const listParams = useMemo(() => ({ ...fromUrl, ...query }), [fromUrl, query]);
 
   const load = useCallback(async () => {
@@ -293,6 +297,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
       const early = !firstUsed.current && first?.key === JSON.stringify(p) ? first.p : undefined;
       firstUsed.current = true;
       const r = await (early ?? http.get<ListResult>(urls.list, p));
+      await headerCode;
       if (mine !== seq.current) return;
       if (!r.success) {
         message.warning(r.message);
@@ -314,7 +319,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
       if (mine === seq.current) setLoading(false);
       setListed(true);
     }
-  }, [schema, urls, listQuery, first, pageSize, current, message, tree]);
+  }, [schema, urls, listQuery, first, headerCode, pageSize, current, message, tree]);
 
   useEffect(() => {
     void load();
@@ -489,7 +494,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
         key: 'action',
         title: '操作',
         align: 'center',
-        width: 150,
+        width: actionColumnWidth(rowActions),
         // Pinned only when the columns are wider than a typical content area (a table that fits would have its last column drawn under it).
         fixed: cols.reduce((w, c) => w + (Number(c.width) || 120), 0) > 1000 ? 'right' : undefined,
         render: (_: unknown, r: Row) => <RowActions actions={rowActions} record={r} cond={cond} run={runStable} />,
@@ -646,6 +651,13 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
       </Suspense>
     </Card>
   );
+}
+
+/** Wide enough for the inline links on one line (14 px per character, 21 px per separator, cell padding), at least 150 px. */
+function actionColumnWidth(actions: ActionSchema[]): number {
+  const inline = actions.filter((a) => !a.dropdown).map((a) => a.label.length);
+  if (actions.some((a) => a.dropdown)) inline.push(3); // 更多 and its arrow
+  return Math.max(150, inline.reduce((w, n) => w + n * 14, 0) + (inline.length - 1) * 21 + 34);
 }
 
 const ROW_ACTIONS_STYLE = { display: 'inline-flex', alignItems: 'center', gap: 8 } as const;

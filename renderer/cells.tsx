@@ -1,6 +1,7 @@
-import { Image, message, Tag } from 'antd';
+import { message, Tag } from 'antd';
 import { registerWidget } from '@widgets/registry';
-import { fileUrl, http } from '@/http/client';
+import { lazyWidget } from '@widgets/index';
+import { http } from '@/http/client';
 
 /**
  * Simple cell renderers (column `widget`), registered by name. Each receives `value`, `record`
@@ -13,14 +14,6 @@ const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 function TagCell({ value, colors }: CellProps & { colors?: Record<string, string> }) {
   const s = str(value);
   return s ? <Tag color={colors?.[s]}>{s}</Tag> : null;
-}
-
-/** The first stored image; a record whose `fileType` says it is no image shows 非图片. */
-function ImageCell({ value, record }: CellProps) {
-  const first = str(value).split(',')[0];
-  if (!first) return <span>无图片</span>;
-  if (record.fileType && !str(record.fileType).startsWith('image/')) return <span style={{ color: 'rgba(0,0,0,.45)' }}>非图片</span>;
-  return <Image src={fileUrl(first)} height={32} alt={str(record.fileName)} preview={{ mask: '预览' }} />;
 }
 
 /** Downloads the first stored file under the record's `fileName` (the stored name is a random one). */
@@ -42,7 +35,7 @@ function DateCell({ value }: CellProps) {
 }
 
 registerWidget('cell:tag', TagCell);
-registerWidget('cell:image', ImageCell);
+registerWidget('cell:image', lazyWidget(() => import('./ImageCell'), 'ImageCell'));
 registerWidget('cell:file', FileCell);
 registerWidget('cell:yn', YesNoCell);
 registerWidget('cell:date', DateCell);

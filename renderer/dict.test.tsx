@@ -18,23 +18,41 @@ describe('useDicts', () => {
     expect(renders).toBe(1);
   });
 
-  it('loads a dictionary not at hand, and has it in the first render next time', async () => {
+  /** Runs `fn` with every request answered `items`, an empty session cache; returns the URLs asked for. */
+  async function answering(items: Array<{ value: string; text: string }>, fn: () => Promise<void>): Promise<string[]> {
     const asked: string[] = [];
     const adapter = axiosInstance.defaults.adapter;
     axiosInstance.defaults.adapter = async (config) => {
       asked.push(String(config.url));
-      return { data: { success: true, code: 200, message: '', result: [{ value: 'a', text: '甲' }] }, status: 200, statusText: 'OK', headers: {}, config };
+      return { data: { success: true, code: 200, message: '', result: items }, status: 200, statusText: 'OK', headers: {}, config };
     };
     try {
       getDefaultStore().set(dictAtom, {});
-      const first = renderHook(() => useDicts(['kind']));
-      expect(first.result.current.kind).toBeUndefined();
-      await waitFor(() => expect(first.result.current.kind).toEqual([{ value: 'a', text: '甲' }]));
-      const again = renderHook(() => useDicts(['kind']));
-      expect(again.result.current.kind).toEqual([{ value: 'a', text: '甲' }]);
-      expect(asked).toEqual(['/sys/dict/getDictItems/kind']);
+      await fn();
+      return asked;
     } finally {
       axiosInstance.defaults.adapter = adapter;
     }
+  }
+
+  it('loads a dictionary not at hand, and has it in the first render next time', async () => {
+    const items = [{ value: 'a', text: '甲' }];
+    const asked = await answering(items, async () => {
+      const first = renderHook(() => useDicts(['kind']));
+      expect(first.result.current.kind).toBeUndefined();
+      await waitFor(() => expect(first.result.current.kind).toEqual(items));
+      const again = renderHook(() => useDicts(['kind']));
+      expect(again.result.current.kind).toEqual(items);
+    });
+    expect(asked).toEqual(['/sys/dict/getDictItems/kind']);
+  });
+
+  it('loads a table dictionary, whose code has commas, as one dictionary', async () => {
+    const items = [{ value: 't1', text: '2026-2027学年第一学期' }];
+    const asked = await answering(items, async () => {
+      const { result } = renderHook(() => useDicts(['sup_term,name,id', 'sex_t']));
+      await waitFor(() => expect(result.current['sup_term,name,id']).toEqual(items));
+    });
+    expect(asked.sort()).toEqual(['/sys/dict/getDictItems/sex_t', `/sys/dict/getDictItems/${encodeURIComponent('sup_term,name,id')}`]);
   });
 });

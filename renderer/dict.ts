@@ -48,11 +48,11 @@ export async function loadDicts(codes: Iterable<string>): Promise<Record<string,
   return Object.fromEntries(list.map((c, i) => [c, items[i]!]));
 }
 
-/** code → items when every one of `key`'s codes is at hand, else undefined. */
-function knownDicts(key: string): Record<string, DictOption[]> | undefined {
-  if (!key) return undefined;
+/** code → items when every one of `codes` is at hand, else undefined. */
+function knownDicts(codes: string[]): Record<string, DictOption[]> | undefined {
+  if (!codes.length) return undefined;
   const out: Record<string, DictOption[]> = {};
-  for (const code of key.split(',')) {
+  for (const code of codes) {
     const items = knownDict(code);
     if (!items) return undefined;
     out[code] = items;
@@ -67,12 +67,14 @@ const NONE: Record<string, DictOption[]> = {};
  * arrival re-renders the whole page: every cell of a list); the others once loaded.
  */
 export function useDicts(codes: string[]): Record<string, DictOption[]> {
-  const key = [...new Set(codes)].sort().join(',');
-  const [state, setState] = useState(() => ({ key, dicts: knownDicts(key) }));
+  // A JSON key: table dictionary codes contain commas ("sup_term,name,id").
+  const key = JSON.stringify([...new Set(codes)].sort());
+  const [state, setState] = useState(() => ({ key, dicts: knownDicts(JSON.parse(key) as string[]) }));
   useEffect(() => {
-    if (!key || (state.key === key && state.dicts)) return;
+    const list = JSON.parse(key) as string[];
+    if (!list.length || (state.key === key && state.dicts)) return;
     let live = true;
-    void loadDicts(key.split(',')).then((d) => live && setState({ key, dicts: d }));
+    void loadDicts(list).then((d) => live && setState({ key, dicts: d }));
     return () => {
       live = false;
     };

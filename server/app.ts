@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { ServerContext } from './context.js';
 import { BizError, fail } from './http/envelope.js';
+import { isDatabaseUnavailable } from './db/index.js';
 import { installGuard, undeclared, type DeclaredRoute } from './http/guard.js';
 import { registerModules } from './modules.js';
 
@@ -54,7 +55,7 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean } = 
       return reply.status(413).send(fail('上传内容超过大小限制', 413));
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415) return reply.status(415).send(fail('不支持的请求内容类型', 415));
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return reply.status(err.statusCode).send(fail('请求格式不正确', err.statusCode));
-    const dbDown = /ECONNREFUSED|Connection terminated|connection.*(closed|ended)|57P01|57P03|08006|08001/i.test(`${err.message} ${err.code ?? ''}`);
+    const dbDown = isDatabaseUnavailable(err);
     req.log.error({ err }, 'request failed');
     if (dbDown) return reply.status(503).send(fail('数据库暂时不可用，请稍后重试', 503));
     return reply.status(200).send(fail('操作失败，服务器内部错误', 500));

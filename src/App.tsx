@@ -14,6 +14,7 @@ import { setFeedback } from '@/feedback';
 import { tokenAtom } from '@/session/store';
 import { afterLoginTarget, loginRedirectUrl, prefetchPermissions } from '@/session/actions';
 import { loadMainApp } from '@/boot';
+import { lazyModule } from '@/components/moduleLoader';
 import { UserLayout } from '@/layouts/UserLayout';
 // The sign-in page is the entry screen: part of the initial bundle (see docs/decisions.md); every other page is lazy.
 import Login from '@/pages/user/Login';
@@ -26,10 +27,11 @@ const RegisterResult = lazy(() => import('@/pages/user/RegisterResult'));
 const Alteration = lazy(() => import('@/pages/user/Alteration'));
 const OAuth2Login = lazy(() => import('@/pages/user/OAuth2Login'));
 const Exception = lazy(() => import('@/pages/exception/Exception'));
-// The menu request starts with the main layout's download (MainApp waits for the same request).
+// The menu request starts with the main layout's download (MainApp waits for the same request); a
+// main layout already downloaded at boot renders at once.
 const MainApp = lazy(() => {
   prefetchPermissions();
-  return loadMainApp();
+  return lazyModule(loadMainApp, (m) => m.default);
 });
 
 function FeedbackBridge() {

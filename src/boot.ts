@@ -3,6 +3,7 @@ import { installHttpErrorHandling } from '@/http/errors';
 import { tokenAtom } from '@/session/store';
 import { prefetchPermissions } from '@/session/actions';
 import { loadWarmer, startBootPrefetch } from '@/session/prefetch';
+import { moduleLoader } from '@/components/moduleLoader';
 
 /*
  * The first module main.tsx evaluates: light (axios, jotai, the session modules — no react-dom, no
@@ -13,20 +14,28 @@ import { loadWarmer, startBootPrefetch } from '@/session/prefetch';
 installHttpErrorHandling();
 
 /** The main layout's chunk (App's lazy MainApp waits for the same download). */
-export const loadMainApp = () => import('@/layouts/MainApp');
+export const loadMainApp = moduleLoader(() => import('@/layouts/MainApp'));
+/** The renderer's chunk (schema pages: src/router/resolve.tsx waits for the same download). */
+export const loadRenderer = moduleLoader(() => import('@renderer/index'));
 
 /**
  * Signed in on a main-layout path: the menu, the main layout, the renderer and the page's first
  * requests (src/session/prefetch.ts) start now.
  */
-function bootPrefetch() {
+function bootPrefetch(): Promise<unknown> | undefined {
   const path = window.location.pathname;
-  if (!getDefaultStore().get(tokenAtom) || /^\/(user|oauth2-app|403|404|500)(\/|$)/.test(path)) return;
+  if (!getDefaultStore().get(tokenAtom) || /^\/(user|oauth2-app|403|404|500)(\/|$)/.test(path)) return undefined;
   prefetchPermissions();
-  void loadMainApp().catch(() => undefined);
-  void import('@renderer/index').catch(() => undefined);
+  const layout = Promise.all([loadMainApp(), loadRenderer()]).catch(() => undefined);
   void loadWarmer().catch(() => undefined);
   startBootPrefetch(path, window.location.search);
+  return layout;
 }
 
-bootPrefetch();
+/**
+ * Settled when the main layout and the renderer started at boot have arrived (or failed); undefined
+ * when boot did not start them. The entry renders after it: a first render before them would commit
+ * a spinner (a Suspense fallback), and React then holds back the page's reveal until 500 ms after
+ * that spinner (its fallback throttle) — about half a second of nothing on every signed-in reload.
+ */
+export const layoutAtBoot = bootPrefetch();

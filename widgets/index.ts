@@ -1,5 +1,6 @@
 import { createElement, forwardRef, lazy, Suspense, type ComponentType } from 'react';
 import { Spin } from 'antd';
+import { moduleLoader, lazyModule } from '@/components/moduleLoader';
 import { registerWidget } from './registry';
 
 /**
@@ -8,13 +9,18 @@ import { registerWidget } from './registry';
  */
 type Loader = () => Promise<Record<string, unknown>>;
 
-function lazyWidget(load: Loader, exportName: string): ComponentType<any> {
-  const Lazy = lazy(async () => ({ default: (await load())[exportName] as ComponentType<any> }));
+/**
+ * A widget whose code loads on first render (a small spinner meanwhile). `preload()` starts the
+ * download earlier; a widget whose code has arrived renders at once, without a Suspense round.
+ */
+export function lazyWidget(load: Loader, exportName: string): ComponentType<any> & { preload: () => Promise<unknown> } {
+  const get = moduleLoader(load);
+  const Lazy = lazy(() => lazyModule(get, (m) => m[exportName] as ComponentType<any>));
   const Wrapped = forwardRef<unknown, Record<string, unknown>>((props, ref) =>
     createElement(Suspense, { fallback: createElement(Spin, { size: 'small' }) }, createElement(Lazy, { ...props, ref })),
   );
   Wrapped.displayName = exportName;
-  return Wrapped;
+  return Object.assign(Wrapped, { preload: get });
 }
 
 /** name → [module loader, export name]. */

@@ -15,6 +15,12 @@ export function getWidget(name: string): ComponentType<any> | undefined {
   return registry.get(name);
 }
 
+/** Starts loading a lazily loaded widget's code (see `lazyWidget`); settles when it is there or failed. */
+export function preloadWidget(name: string): Promise<void> {
+  const w = registry.get(name) as { preload?: () => Promise<unknown> } | undefined;
+  return Promise.resolve(w?.preload?.()).then(() => undefined, () => undefined);
+}
+
 export function allWidgets(): Record<string, ComponentType<any>> {
   return Object.fromEntries(registry);
 }

@@ -9,10 +9,11 @@ import { CHROMIUM_ARGS, floorServer, navigate, signIn } from './run.js';
  * drawn and idle), interleaved, median of RUNS, one server per build on its own copy of the bench database:
  *   VARIANTS='[{"name":"base","dist":"/tmp/a/dist"},{"name":"new","dist":"/tmp/b/dist","ls":{"APP_SETTINGS":{"multipage":false}}}]' \
  *   FLOOR=1 RUNS=7 N=50 npx tsx bench/frontend/ab.ts
- * `ls`: extra localStorage entries for that variant; FLOOR=1 also runs the floor after each round.
+ * `ls`: extra localStorage entries for that variant; `env`: extra environment of its server; FLOOR=1 also runs the floor after each round.
+ * Also prints the renderer main thread's CPU time per navigation (thread time, steady under load).
  * Builds: npx vite build --outDir <dist> --emptyOutDir. Changes smaller than the run-to-run noise need more RUNS.
  */
-const variants = JSON.parse(process.env.VARIANTS!) as Array<{ name: string; dist: string; ls?: Record<string, unknown> }>;
+const variants = JSON.parse(process.env.VARIANTS!) as Array<{ name: string; dist: string; ls?: Record<string, unknown>; env?: Record<string, string> }>;
 const N = Number(process.env.N ?? 50);
 const RUNS = Number(process.env.RUNS ?? 7);
 const src = prepareData(2000, '');
@@ -21,25 +22,29 @@ const servers = await Promise.all(variants.map(async (v, i) => {
   rmSync(dir, { recursive: true, force: true });
   cpSync(src.env.DATA_DIR!, dir, { recursive: true });
   writeFileSync(`/tmp/bench-ab-${i}.json`, JSON.stringify({ staticDir: v.dist }));
-  return startServer({ env: { DATA_DIR: dir, DATABASE_URL: '' }, label: '' }, 18181 + i, { CONFIG_FILE: `/tmp/bench-ab-${i}.json` });
+  return startServer({ env: { DATA_DIR: dir, DATABASE_URL: '' }, label: '' }, 18181 + i, { CONFIG_FILE: `/tmp/bench-ab-${i}.json`, ...v.env });
 }));
 const floor = process.env.FLOOR ? await floorServer(servers[0]!.url) : undefined;
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 try {
   const sessions = await Promise.all(servers.map((s) => signIn(s.url)));
-  const product = (i: number) => navigate(browser, sessions[i]!, `${servers[i]!.url}/bench/list?pageSize=${N}`, N, { storage: variants[i]!.ls });
+  const cpu: number[][] = variants.map(() => []);
+  const floorCpu: number[] = [];
+  const product = (i: number) => navigate(browser, sessions[i]!, `${servers[i]!.url}/bench/list?pageSize=${N}`, N, { storage: variants[i]!.ls, cpu: cpu[i] });
   const runs: number[][] = variants.map(() => []);
   const floorRuns: number[] = [];
   for (let i = 0; i < variants.length; i++) await product(i); // warm-up, not counted
+  cpu.forEach((c) => c.splice(0));
   for (let r = 0; r < RUNS; r++) {
     const order = variants.map((_, i) => i);
     if (r % 2) order.reverse();
     for (const i of order) runs[i]!.push(await product(i));
-    if (floor) floorRuns.push(await navigate(browser, sessions[0]!, `${floor.url}/floor/?n=${N}`, N));
+    if (floor) floorRuns.push(await navigate(browser, sessions[0]!, `${floor.url}/floor/?n=${N}`, N, { cpu: floorCpu }));
   }
-  const line = (name: string, t: number[]) => `${name}: median ${Math.round(median(t))} ms  (${t.map(Math.round).join(' ')})`;
-  variants.forEach((v, i) => console.log(line(v.name, runs[i]!)));
-  if (floor) console.log(line('floor', floorRuns));
+  const line = (name: string, t: number[], c: number[]) =>
+    `${name}: median ${Math.round(median(t))} ms  (${t.map(Math.round).join(' ')});  main-thread CPU median ${Math.round(median(c))} ms  (${c.map(Math.round).join(' ')})`;
+  variants.forEach((v, i) => console.log(line(v.name, runs[i]!, cpu[i]!)));
+  if (floor) console.log(line('floor', floorRuns, floorCpu));
 } finally {
   await browser.close();
   floor?.server.close();

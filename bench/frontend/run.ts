@@ -169,13 +169,43 @@ export async function settle(page: Page, needDrawn: boolean, timeout = 120_000):
 }
 
 /** One navigation in a cold context, "drawn and idle" (ms). `storage`: extra localStorage entries; `waterfall`: log its loads. */
-export async function navigate(browser: Browser, session: LoginResult, url: string, rows: number, opts: { waterfall?: boolean; storage?: Record<string, unknown> } = {}): Promise<number> {
+/**
+ * CPU time of the renderer's main thread in a trace (thread time of its top-level events): unlike
+ * wall-clock time it barely moves when other processes compete for the cores.
+ */
+function mainThreadCpuMs(trace: Buffer): number {
+  type Ev = { name: string; ph: string; ts: number; dur?: number; tdur?: number; tid: number; pid: number; args?: { name?: string } };
+  const ev = (JSON.parse(trace.toString()) as { traceEvents: Ev[] }).traceEvents;
+  // Every renderer main thread: a navigation may move to a new renderer process.
+  const mains = ev.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!mains.length) throw new Error('no renderer main thread in the trace');
+  let cpu = 0;
+  for (const main of mains) {
+    let end = 0; // top-level events only: nested ones are inside their parent's thread time
+    for (const e of ev.filter((x) => x.pid === main.pid && x.tid === main.tid && x.ph === 'X' && x.dur).sort((a, b) => a.ts - b.ts)) {
+      if (e.ts < end) continue;
+      cpu += e.tdur ?? 0;
+      end = e.ts + e.dur!;
+    }
+  }
+  return cpu / 1000;
+}
+
+export async function navigate(
+  browser: Browser,
+  session: LoginResult,
+  url: string,
+  rows: number,
+  opts: { waterfall?: boolean; storage?: Record<string, unknown>; cpu?: number[] } = {},
+): Promise<number> {
   const ctx = await browser.newContext(CONTEXT);
   try {
     await ctx.addInitScript(initScript(session, rows, opts.storage));
     const page = await ctx.newPage();
+    if (opts.cpu) await browser.startTracing(page, { categories: ['devtools.timeline'] });
     await page.goto(url, { waitUntil: 'commit' });
     const t = await settle(page, true);
+    if (opts.cpu) opts.cpu.push(mainThreadCpuMs(await browser.stopTracing()));
     const count = await page.locator(ROWS).count();
     if (count < rows) throw new Error(`${url}: ${count} rows drawn, expected ${rows}`);
     if (opts.waterfall) {

@@ -2,6 +2,7 @@ import dayjs from 'dayjs';
 import { sql } from 'kysely';
 import type { DB } from '../db/index.js';
 import { cachedRows, rawRead } from '../db/read-cache.js';
+import { userGrants } from '../sys/permission-tree.js';
 import { allFields, columnOf, type EntitySchema } from './entity-types.js';
 import { coerce, type Condition, type QueryRule } from './query.js';
 
@@ -71,15 +72,15 @@ const RULES_CACHE_MS = 30_000;
 
 /**
  * The data rules granted to a user for `<permission>:list`: rules of that permission whose ids are
- * listed in sys_role_permission.data_rule_ids of any of the user's roles.
+ * listed in the grant's data_rule_ids, for any of the user's roles and department roles. Every rule
+ * granted applies (they narrow the rows together).
  */
 export async function loadDataRules(db: DB, userId: string, permissionCode: string): Promise<DataRule[]> {
   const grants = await cachedRows(db, rawRead(db, sql<{ permission_id: string; data_rule_ids: string | null }>`
-    select rp.permission_id, rp.data_rule_ids
-    from sys_user_role ur
-    join sys_role_permission rp on rp.role_id = ur.role_id
-    join sys_permission p on p.id = rp.permission_id and p.del_flag = 0
-    where ur.user_id = ${userId} and p.perms = ${permissionCode}`), RULES_CACHE_MS);
+    select g.permission_id, g.data_rule_ids
+    from (${userGrants(userId)}) g
+    join sys_permission p on p.id = g.permission_id and p.del_flag = 0
+    where p.perms = ${permissionCode}`), RULES_CACHE_MS);
   const ids = new Set<string>();
   for (const g of grants) for (const id of (g.data_rule_ids ?? '').split(',')) if (id.trim()) ids.add(id.trim());
   if (!ids.size) return [];

@@ -119,7 +119,11 @@ export async function addDictText(ctx: ServerContext, e: EntitySchema, rows: Row
     }
     for (const r of rows) {
       const v = r[f.name];
-      r[`${f.name}_dictText`] = v === null || v === undefined || v === '' ? '' : String(v).split(',').map((k) => map.get(k) ?? k).join(',');
+      if (v === null || v === undefined || v === '') r[`${f.name}_dictText`] = '';
+      else {
+        const s = String(v); // one code, or several joined by commas
+        r[`${f.name}_dictText`] = s.includes(',') ? s.split(',').map((k) => map.get(k) ?? k).join(',') : (map.get(s) ?? s);
+      }
     }
   }
   return rows;

@@ -31,6 +31,17 @@ const TIMESTAMPTZ = 1184;
 const DATE = 1082;
 const raw = (v: string) => v;
 
+/**
+ * An error of a lost or refused database connection (server restarting, network): the request is
+ * answered 503 "try again", not as a server error. PostgreSQL classes 08 (connection exception) and
+ * 57P01–57P03 (shut down, crashed, starting up), the socket's own errors, and node-postgres's messages.
+ */
+export function isDatabaseUnavailable(err: { message?: string; code?: string }): boolean {
+  const code = String(err.code ?? '');
+  if (/^(08|57P0[123])/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
+  return /ECONNREFUSED|ECONNRESET|Connection terminated|connection.*(closed|ended)|not queryable|timeout exceeded when trying to connect/i.test(String(err.message ?? ''));
+}
+
 export async function openDatabase(cfg: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   if (cfg.databaseUrl) {
     const pg = await import('pg');

@@ -248,13 +248,18 @@ export async function registerImprovement(api: FastifyInstance, ctx: ServerConte
       const r = await getRow(h(req), q(req).id);
       if (!r) throw new BizError('未找到对应数据');
       if (kind === 'task') r.subtasks = (await listRows(hookContext(ctx, req, 'imp_subtask'), { taskId: str(r.id), pageSize: 200 })).records;
-      r.logs = await ctx.db
+      const logs = await ctx.db
         .selectFrom('imp_action_log')
         .select(['id', 'action', 'from_status as fromStatus', 'to_status as toStatus', 'operator_name as operatorName', 'comment', 'attachments', 'action_time as actionTime'])
         .where('target_id', '=', str(r.id))
         .orderBy('seq')
         .orderBy('action_time')
         .execute();
+      r.logs = logs;
+      // Uploaded files are stored under generated names: the names they were uploaded with, for the detail.
+      const urls = [...new Set([r.attachments, ...logs.map((l) => l.attachments)].flatMap((v) => str(v).split(',')).filter(Boolean))];
+      const named = urls.length ? await ctx.db.selectFrom('sys_file').select(['url', 'file_name']).where('url', 'in', urls).execute() : [];
+      r.fileNames = Object.fromEntries(named.map((f) => [String(f.url), String(f.file_name)]));
       return ok(r);
     });
     api.post(`${base}/add`, { config: { auth: `${P}:add` } }, async (req) => ok(await saveRow(h(req), body(req), 'add'), '添加成功！'));

@@ -6,7 +6,7 @@ import { deleteRows, getRow, hookContext, listRows, saveRow, toWire } from '../c
 import { defineEntityHooks, type Row } from '../crud/hooks.js';
 import { newId, now } from '../util.js';
 import { commaList, revokeUsersIn } from './user-admin.js';
-import { authTree } from './permission-admin.js';
+import { authTree, grantDataRules, saveGrantDataRules } from './permission-admin.js';
 import { sessionsRevoked } from './notify.js';
 
 /** Every department-role route: the department screen's 部门设置 code (admin has it). */
@@ -200,5 +200,18 @@ export async function registerDepartRole(api: FastifyInstance, ctx: ServerContex
     });
     await sessionsRevoked(ctx);
     return ok('保存成功！', '保存成功！');
+  });
+
+  // Data rules on a department role's grant of one menu (as for roles: they narrow its users' rows).
+  api.get('/sys/sysDepartPermission/datarule/:permissionId/:departId/:roleId', AUTH, async (req) => {
+    const { permissionId, departId, roleId } = req.params as { permissionId: string; departId: string; roleId: string };
+    if (String((await roleOf(ctx.db, roleId)).depart_id) !== departId) throw new BizError('该部门角色不属于此部门');
+    return grantDataRules(ctx, 'sys_depart_role_permission', roleId, permissionId);
+  });
+  api.post('/sys/sysDepartPermission/datarule', AUTH, async (req) => {
+    const b = (req.body ?? {}) as Row;
+    const roleId = String(b.roleId ?? '');
+    await roleOf(ctx.db, roleId); // an unknown role is refused
+    return saveGrantDataRules(ctx, 'sys_depart_role_permission', roleId, String(b.permissionId ?? ''), b.dataRuleIds);
   });
 }

@@ -82,6 +82,29 @@ function validatePermission(v: Row, mode: 'add' | 'edit') {
   for (const s of ['name', 'url', 'component', 'component_name', 'redirect', 'icon', 'description']) if (v[s] !== undefined && v[s] !== null && typeof v[s] !== 'string') throw new BizError('请求参数不正确');
 }
 
+/** A grant of a permission to a role or a department role (both tables key it by role and permission). */
+type GrantTable = 'sys_role_permission' | 'sys_depart_role_permission';
+
+/** The data rules of a permission and the ones ticked on one role's grant of it (`{ datarule, drChecked }`). */
+export async function grantDataRules(ctx: ServerContext, table: GrantTable, roleId: string, permissionId: string) {
+  const rules = await ctx.db.selectFrom('sys_permission_data_rule').selectAll().where('permission_id', '=', permissionId).where('status', '=', '1').execute();
+  if (!rules.length) return { ...ok(null, '未找到权限配置信息'), success: false, code: 500 };
+  const grant = await ctx.db.selectFrom(table).select('data_rule_ids').where('role_id', '=', roleId).where('permission_id', '=', permissionId).executeTakeFirst();
+  return ok({ datarule: rules.map((r) => toWire(ctx.entities.get('sys_permission_data_rule'), r)), drChecked: grant?.data_rule_ids ?? '' });
+}
+
+/** Ticks data rules (of that permission only) on a role's existing grant of the permission. */
+export async function saveGrantDataRules(ctx: ServerContext, table: GrantTable, roleId: string, permissionId: string, dataRuleIds: unknown) {
+  const ids = commaList(dataRuleIds);
+  if (ids.length) {
+    const known = await ctx.db.selectFrom('sys_permission_data_rule').select('id').where('permission_id', '=', permissionId).where('id', 'in', ids).execute();
+    if (known.length !== ids.length) throw new BizError('数据规则不属于该菜单');
+  }
+  const r = await ctx.db.updateTable(table).set({ data_rule_ids: ids.join(',') || null }).where('role_id', '=', roleId).where('permission_id', '=', permissionId).executeTakeFirst();
+  if (!Number(r.numUpdatedRows)) throw new BizError('请先授权该菜单，再保存数据规则');
+  return ok('数据规则保存成功！', '数据规则保存成功！');
+}
+
 /** Menus, buttons and data rules (JeecgBoot SysPermissionController). */
 export async function registerPermissionAdmin(api: FastifyInstance, ctx: ServerContext): Promise<void> {
   const READ = { config: { auth: ['system:permission:list', 'system:role:authorize'] } };
@@ -218,23 +241,11 @@ export async function registerPermissionAdmin(api: FastifyInstance, ctx: ServerC
   // Role data rules on one permission.
   api.get('/sys/role/datarule/:permissionId/:roleId', { config: { auth: 'system:role:authorize' } }, async (req) => {
     const { permissionId, roleId } = req.params as { permissionId: string; roleId: string };
-    const rules = await ctx.db.selectFrom('sys_permission_data_rule').selectAll().where('permission_id', '=', permissionId).where('status', '=', '1').execute();
-    if (!rules.length) return { ...ok(null, '未找到权限配置信息'), success: false, code: 500 };
-    const rp = await ctx.db.selectFrom('sys_role_permission').select('data_rule_ids').where('role_id', '=', roleId).where('permission_id', '=', permissionId).executeTakeFirst();
-    return ok({ datarule: rules.map((r) => toWire(ctx.entities.get('sys_permission_data_rule'), r)), drChecked: rp?.data_rule_ids ?? '' });
+    return grantDataRules(ctx, 'sys_role_permission', roleId, permissionId);
   });
   api.post('/sys/role/datarule', { config: { auth: 'system:role:authorize' } }, async (req) => {
     const b = (req.body ?? {}) as Row;
-    const ids = commaList(b.dataRuleIds);
-    const permissionId = String(b.permissionId ?? '');
-    const roleId = String(b.roleId ?? '');
-    if (ids.length) {
-      const known = await ctx.db.selectFrom('sys_permission_data_rule').select('id').where('permission_id', '=', permissionId).where('id', 'in', ids).execute();
-      if (known.length !== ids.length) throw new BizError('数据规则不属于该菜单');
-    }
-    const r = await ctx.db.updateTable('sys_role_permission').set({ data_rule_ids: ids.join(',') || null }).where('role_id', '=', roleId).where('permission_id', '=', permissionId).executeTakeFirst();
-    if (!Number(r.numUpdatedRows)) throw new BizError('请先授权该菜单，再保存数据规则');
-    return ok('数据规则保存成功！', '数据规则保存成功！');
+    return saveGrantDataRules(ctx, 'sys_role_permission', String(b.roleId ?? ''), String(b.permissionId ?? ''), b.dataRuleIds);
   });
 
   // Department ↔ permission (upper bound of what the department's roles may be given).
@@ -296,12 +307,24 @@ export async function registerPermissionAdmin(api: FastifyInstance, ctx: ServerC
   };
   api.post('/sys/permission/addPermissionRule', RULE_WRITE, saveRule('add'));
   api.put('/sys/permission/editPermissionRule', RULE_WRITE, saveRule('edit'));
+  /** Deletes rules, all or none; a menu left without rules loses its rule flag. */
+  const removeRules = (ids: string[]) =>
+    ctx.db.transaction().execute(async (trx) => {
+      if (!ids.length) throw new BizError('请选择要删除的数据');
+      if (ids.length > 1000) throw new BizError('一次最多删除1000条数据');
+      const gone = await trx.deleteFrom('sys_permission_data_rule').where('id', 'in', ids).returning('permission_id').execute();
+      if (gone.length !== ids.length) throw new BizError(ids.length === 1 ? '未找到对应数据' : '部分数据不存在，未删除任何数据');
+      for (const permissionId of new Set(gone.map((g) => String(g.permission_id)))) {
+        const left = await trx.selectFrom('sys_permission_data_rule').select('id').where('permission_id', '=', permissionId).executeTakeFirst();
+        if (!left) await trx.updateTable('sys_permission').set({ rule_flag: 0 }).where('id', '=', permissionId).execute();
+      }
+    });
   api.delete('/sys/permission/deletePermissionRule', RULE_WRITE, async (req) => {
-    const id = String((req.query as Row).id ?? '');
-    const rule = await ctx.db.deleteFrom('sys_permission_data_rule').where('id', '=', id).returning('permission_id').executeTakeFirst();
-    if (!rule) throw new BizError('未找到对应数据');
-    const left = await ctx.db.selectFrom('sys_permission_data_rule').select('id').where('permission_id', '=', rule.permission_id).executeTakeFirst();
-    if (!left) await ctx.db.updateTable('sys_permission').set({ rule_flag: 0 }).where('id', '=', rule.permission_id).execute();
+    await removeRules([String((req.query as Row).id ?? '')].filter(Boolean));
     return ok('删除成功!', '删除成功!');
+  });
+  api.delete('/sys/permission/deletePermissionRuleBatch', RULE_WRITE, async (req) => {
+    await removeRules([...new Set(commaList((req.query as Row).ids))]);
+    return ok('批量删除成功!', '批量删除成功!');
   });
 }

@@ -75,16 +75,24 @@ function propagateHidden(nodes: MenuNode[]) {
 }
 
 /**
- * Permission ids a user holds through department roles: roles of departments the user belongs to,
- * each capped by that department's own permissions (sys_depart_permission).
+ * Grants a user holds through department roles (permission id and the grant's data rule ids): roles of
+ * departments the user belongs to, each capped by that department's own permissions (sys_depart_permission).
  */
-export const deptRolePermissionIds = (userId: string) => sql<{ permission_id: string }>`
-  select drp.permission_id from sys_depart_role_user dru
+export const deptRoleGrants = (userId: string) => sql<{ permission_id: string; data_rule_ids: string | null }>`
+  select drp.permission_id, drp.data_rule_ids from sys_depart_role_user dru
   join sys_depart_role dr on dr.id = dru.drole_id
   join sys_user_depart ud on ud.user_id = dru.user_id and ud.dep_id = dr.depart_id
   join sys_depart_role_permission drp on drp.role_id = dr.id
   join sys_depart_permission dp on dp.depart_id = dr.depart_id and dp.permission_id = drp.permission_id
   where dru.user_id = ${userId}`;
+
+/** Every grant a user holds, through roles and department roles (permission id, the grant's data rule ids). */
+export const userGrants = (userId: string) => sql<{ permission_id: string; data_rule_ids: string | null }>`
+  select rp.permission_id, rp.data_rule_ids from sys_user_role ur join sys_role_permission rp on rp.role_id = ur.role_id where ur.user_id = ${userId}
+  union all ${deptRoleGrants(userId)}`;
+
+/** Permission ids a user holds through department roles (see `deptRoleGrants`). */
+export const deptRolePermissionIds = (userId: string) => sql<{ permission_id: string }>`select g.permission_id from (${deptRoleGrants(userId)}) g`;
 
 const MENU_CACHE_MS = 30_000;
 
@@ -93,9 +101,7 @@ const grantedRows = (ctx: ServerContext, user: SessionUser) =>
   // Through the read cache: a write to any of the permission tables drops these at once.
   cachedRows(ctx.db, rawRead(ctx.db, sql<PermRow>`
     select p.* from sys_permission p
-    where p.del_flag = 0 and p.id in (
-      select rp.permission_id from sys_role_permission rp join sys_user_role ur on ur.role_id = rp.role_id where ur.user_id = ${user.id}
-      union ${deptRolePermissionIds(user.id)})
+    where p.del_flag = 0 and p.id in (select g.permission_id from (${userGrants(user.id)}) g)
     order by p.sort_no asc, p.create_time asc, p.id asc`), MENU_CACHE_MS);
 
 /**

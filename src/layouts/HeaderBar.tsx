@@ -1,5 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Avatar, Dropdown, Layout, Modal, Select, Space, Tooltip } from 'antd';
+import { Avatar, Layout, Modal, Select, Space } from 'antd';
+import { LazyDropdown, LazyTooltip } from '@/components/LazyOverlay';
 import {
   ClearOutlined, ClusterOutlined, DownOutlined, KeyOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SearchOutlined,
   SettingOutlined, UserOutlined,
@@ -56,6 +57,8 @@ export function HeaderBar({
   const nav = useNavigate();
   const [searching, setSearching] = useState(false);
   const [dialog, setDialog] = useState<'settings' | 'password' | 'depart' | null>(null);
+  const [settingsOpened, setSettingsOpened] = useState(false);
+  if (dialog === 'settings' && !settingsOpened) setSettingsOpened(true);
   const isMobile = device === 'mobile';
 
   const pick = (n: MenuNode) => {
@@ -135,26 +138,29 @@ export function HeaderBar({
             <MenuSearch menu={menu} onPick={pick} autoFocus />
           </div>
         ) : (
-          <Tooltip title="搜索菜单">
+          <LazyTooltip title="搜索菜单">
             <span className="header-action" role="button" aria-label="搜索菜单" onClick={() => setSearching(true)}><SearchOutlined /></span>
-          </Tooltip>
+          </LazyTooltip>
         )}
         <NoticeCenter />
-        <Dropdown menu={userMenu} placement="bottomRight">
+        <LazyDropdown menu={userMenu} placement="bottomRight">
           <span className="header-action header-user" data-testid="user-menu">
             <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
             {!isMobile && <span className="header-welcome">{greeting()}，{name}</span>}
             <DownOutlined style={{ fontSize: 10 }} />
           </span>
-        </Dropdown>
-        <Tooltip title="退出登录">
+        </LazyDropdown>
+        <LazyTooltip title="退出登录">
           <span className="header-action" role="button" aria-label="退出登录" onClick={confirmLogout}><LogoutOutlined /></span>
-        </Tooltip>
+        </LazyTooltip>
       </Space>
-      <Modal title="搜索菜单" open={searching && isMobile} footer={null} onCancel={() => setSearching(false)} destroyOnHidden>
-        <MenuSearch menu={menu} onPick={pick} autoFocus />
-      </Modal>
-      <SettingsDrawer open={dialog === 'settings'} isMobile={isMobile} onClose={() => setDialog(null)} />
+      {searching && isMobile && (
+        <Modal title="搜索菜单" open footer={null} onCancel={() => setSearching(false)}>
+          <MenuSearch menu={menu} onPick={pick} autoFocus />
+        </Modal>
+      )}
+      {/* Mounted from its first opening on (it closes with its animation); the first screen skips it. */}
+      {settingsOpened && <SettingsDrawer open={dialog === 'settings'} isMobile={isMobile} onClose={() => setDialog(null)} />}
       {dialog === 'password' && <PasswordDialog onClose={() => setDialog(null)} />}
       {dialog === 'depart' && <DepartDialog onClose={() => setDialog(null)} />}
     </Layout.Header>

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Badge, Button, Empty, List, Modal, Popover, Tabs, Tag } from 'antd';
+import { Badge, Button, Empty, List, Modal, Tabs, Tag } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useAtomValue } from 'jotai';
 import { useNavigate } from 'react-router-dom';
 import { API_BASE, http, withFileTokens } from '@/http/client';
 import { tokenAtom, userInfoAtom } from '@/session/store';
+import { LazyPopover } from '@/components/LazyOverlay';
 
 /** One item of listByUser (JeecgBoot field names, `titile` sic). */
 export interface Notice {
@@ -206,13 +207,13 @@ export function NoticeCenter() {
 
   return (
     <>
-      <Popover content={content} trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} arrow={false}>
+      <LazyPopover content={content} placement="bottomRight" open={open} onOpenChange={setOpen} arrow={false}>
         <span className="header-action" role="button" aria-label="消息通知" data-testid="notice-bell">
           <Badge count={total} size="small" data-testid="notice-badge">
             <BellOutlined style={{ fontSize: 16 }} />
           </Badge>
         </span>
-      </Popover>
+      </LazyPopover>
       {detail && <NoticeDetail notice={detail} onClose={() => setDetail(null)} />}
     </>
   );

@@ -6,16 +6,25 @@ import { menuIcon } from '@/layouts/icons';
 
 type Item = Required<MenuProps>['items'][number];
 
-function toItems(nodes: MenuNode[], top: boolean): Item[] {
+/**
+ * Menu items; a submenu outside `expanded` gets no children (antd still draws it as a submenu). antd's
+ * Menu renders every item it is given twice (once hidden, to collect key paths), so a first screen
+ * with one open branch skips most of a large menu. `expanded` undefined: every item (horizontal menu,
+ * whose popups open on their own).
+ */
+export function toItems(nodes: MenuNode[], top: boolean, expanded?: Set<string>): Item[] {
   return nodes
     .filter((n) => !n.hidden)
     .map((n): Item => {
       const icon = top || n.meta?.icon ? menuIcon(n.meta?.icon) : undefined;
       const kids = (n.children ?? []).filter((c) => !c.hidden);
-      if (isContainer(n) && (kids.length > 0 || n.alwaysShow)) return { key: n.path, icon, label: n.meta?.title ?? n.name, children: toItems(kids, false) };
+      if (isContainer(n) && (kids.length > 0 || n.alwaysShow))
+        return { key: n.path, icon, label: n.meta?.title ?? n.name, children: !expanded || expanded.has(n.path) ? toItems(kids, false, expanded) : [] };
       return { key: n.path, icon, label: n.meta?.title ?? n.name };
     });
 }
+
+const sameKeys = (a: string[], b: string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
 
 /** Menu keys of the ancestors of `path`. */
 function ancestors(nodes: MenuNode[], path: string, trail: string[] = []): string[] | undefined {
@@ -37,7 +46,6 @@ export function SideMenu({
   selected: string[];
   onPick: (node: MenuNode) => void;
 }) {
-  const items = useMemo(() => toItems(menu, true), [menu]);
   const byPath = useMemo(() => {
     const m = new Map<string, MenuNode>();
     const walk = (ns: MenuNode[]) => ns.forEach((n) => (m.set(n.path, n), walk(n.children ?? [])));
@@ -45,15 +53,21 @@ export function SideMenu({
     return m;
   }, [menu]);
   const roots = useMemo(() => new Set(menu.map((n) => n.path)), [menu]);
-  const [openKeys, setOpenKeys] = useState<string[]>(() => ancestors(menu, selected[0] ?? '') ?? []);
+  const selectedKey = selected[0] ?? '';
+  const selectedTrail = useMemo(() => ancestors(menu, selectedKey) ?? [], [menu, selectedKey]);
+  const [openKeys, setOpenKeys] = useState<string[]>(selectedTrail);
   const cached = useRef<string[]>([]);
+  // Children of the open submenus and of the selected entry's ancestors (they mark the way to it, also when collapsed).
+  const items = useMemo(
+    () => toItems(menu, true, mode === 'horizontal' ? undefined : new Set([...openKeys, ...selectedTrail])),
+    [menu, mode, openKeys, selectedTrail],
+  );
 
   // Follow the route: open the ancestors of the selected entry.
   useEffect(() => {
     if (collapsed || mode === 'horizontal') return;
-    const a = ancestors(menu, selected[0] ?? '');
-    if (a?.length) setOpenKeys(a);
-  }, [menu, selected, collapsed, mode]);
+    if (selectedTrail.length) setOpenKeys((k) => (sameKeys(k, selectedTrail) ? k : selectedTrail));
+  }, [selectedTrail, collapsed, mode]);
   // Open keys are cached while collapsed and restored after.
   useEffect(() => {
     if (collapsed) {
@@ -78,6 +92,8 @@ export function SideMenu({
       items={items}
       selectedKeys={selected}
       openKeys={mode === 'horizontal' ? undefined : openKeys}
+      // Item titles are tooltips only in a collapsed menu; otherwise antd mounts a closed tooltip per item.
+      _internalDisableMenuItemTitleTooltip={!collapsed}
       onOpenChange={onOpenChange}
       onClick={({ key }) => {
         const n = byPath.get(String(key));

@@ -5,17 +5,17 @@ import { API_BASE } from '@/http/client';
 import { tokenAtom } from '@/session/store';
 import { IFRAME_COMPONENT, onlineKind, resolveUrlPlaceholders, type RouteDef } from '@/router/menu';
 import { hasPageSchema, knownPageSchema } from '@renderer/loader';
+import { lazyModule } from '@/components/moduleLoader';
+import { loadRenderer } from '@/boot';
 
 type Lazy = LazyExoticComponent<ComponentType<any>>;
 
 // The renderer is a lazy chunk (Formily, ag-grid and charts load later, only where used). Most screens
 // are schema pages, so it starts downloading with the main layout, while the shell waits for the
 // menu; the page-schema loader is tiny and static, so a route asks for its schema at once.
-const loadRenderer = () => import('@renderer/index');
-const SchemaPage = lazy(() => loadRenderer().then((m) => ({ default: m.SchemaPage })));
 // Once downloaded, the renderer is used directly: no Suspense round (a fallback render) on first use.
-let LoadedSchemaPage: typeof import('@renderer/index').SchemaPage | undefined;
-void loadRenderer().then((m) => (LoadedSchemaPage = m.SchemaPage), () => undefined);
+const SchemaPage = lazy(() => lazyModule(loadRenderer, (m) => m.SchemaPage));
+void loadRenderer().catch(() => undefined);
 
 /** Built-in pages of src/pages by menu `component` (second in the resolution order of DESIGN §2). */
 export const BUILTIN_PAGES: Record<string, Lazy> = {
@@ -65,9 +65,6 @@ function ExternalPage({ url }: { url: string }) {
 }
 
 function Schema({ pageId }: { pageId: string }) {
-  // Decided once per mount: switching between the two would remount the page.
-  const [Direct] = useState(() => LoadedSchemaPage);
-  if (Direct) return <Direct pageId={pageId} />;
   return (
     <Suspense fallback={<Spinner />}>
       <SchemaPage pageId={pageId} />

@@ -141,11 +141,17 @@ describe('admin configuration areas', () => {
 
   it('writes a data-log version when a lecture record is edited', async () => {
     const sup = await s.login('supervisor');
-    const drafts = (await get('supervisor/lectureRecord/list?status=DRAFT&pageSize=5', sup)).result.records;
-    expect(drafts.length).toBeGreaterThan(0);
-    const rec = drafts[0];
+    const supId = (await get('sys/user/getUserInfo', sup)).result.userInfo.id;
+    // One of the supervisor's own editable records: a draft, or one returned to them. A supervisor sees
+    // everyone's records, and the seed picks lessons at random, so the list is narrowed to the listener.
+    const editable = async (status: string) =>
+      (await get(`supervisor/lectureRecord/list?status=${status}&listenerId=${supId}&pageSize=5`, sup)).result.records;
+    const mine = [...(await editable('DRAFT')), ...(await editable('RETURNED'))];
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((r: any) => r.listenerId === supId)).toBe(true);
+    const rec = mine[0];
     const r = await put('supervisor/lectureRecord/edit', { id: rec.id, strengths: '课堂互动充分（数据日志测试）' }, sup);
-    expect(r.success).toBe(true);
+    expect(r).toMatchObject({ success: true });
     const logs = (await get(`sys/dataLog/list?dataTable=sup_lecture_record&dataId=${rec.id}&column=dataVersion&order=desc`)).result.records;
     expect(logs.length).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(logs[0].dataContent).strengths).toBe('课堂互动充分（数据日志测试）');
@@ -162,6 +168,25 @@ describe('admin configuration areas', () => {
     expect((await s.del(`sys/permission/deletePermissionRule?id=${mine.id}`, admin)).json()).toMatchObject({ success: true });
     expect((await get('sys/dataRule/list?ruleName=*仅本人*')).result.total).toBe(0);
     expect(await post('sys/permission/addPermissionRule', { permissionId: rule.permissionId, ruleName: 'SQL', ruleConditions: 'USE_SQL_RULES', ruleValue: '1=1' })).toMatchObject({ success: false });
+  });
+
+  it('deletes data rules in batch, all or none; a menu left without rules loses its rule flag', async () => {
+    // A menu with no rules yet: 职务管理.
+    const menu = await s.running.ctx.db.selectFrom('sys_permission').select(['id', 'rule_flag']).where('url', '=', '/isystem/position').where('menu_type', '<>', 2).executeTakeFirstOrThrow();
+    for (const name of ['批量甲', '批量乙']) expect(await post('sys/permission/addPermissionRule', { permissionId: menu.id, ruleName: name, ruleColumn: 'createBy', ruleConditions: '=', ruleValue: '#{sys_user_code}' })).toMatchObject({ success: true });
+    const ids = (await get('sys/dataRule/list?ruleName=*批量*')).result.records.map((r: { id: string }) => r.id);
+    expect(ids).toHaveLength(2);
+    const flag = async () => Number((await s.running.ctx.db.selectFrom('sys_permission').select('rule_flag').where('id', '=', menu.id).executeTakeFirstOrThrow()).rule_flag);
+    expect(await flag()).toBe(1);
+    // One unknown id: nothing is deleted.
+    expect((await s.del(`sys/permission/deletePermissionRuleBatch?ids=${ids.join(',')},nope`, admin)).json()).toMatchObject({ success: false, message: '部分数据不存在，未删除任何数据' });
+    expect((await get('sys/dataRule/list?ruleName=*批量*')).result.total).toBe(2);
+    expect((await s.del('sys/permission/deletePermissionRuleBatch?ids=', admin)).json()).toMatchObject({ success: false, message: '请选择要删除的数据' });
+    expect((await s.del(`sys/permission/deletePermissionRuleBatch?ids=${ids.join(',')},`, admin)).json()).toMatchObject({ success: true, message: '批量删除成功!' });
+    expect((await get('sys/dataRule/list?ruleName=*批量*')).result.total).toBe(0);
+    expect(await flag()).toBe(0);
+    // A teacher may not.
+    expect((await s.del(`sys/permission/deletePermissionRuleBatch?ids=x`, await s.login('teacher'))).json()).toMatchObject({ success: false, code: 510 });
   });
 
   it('confirms only files that were really uploaded by the user', async () => {

@@ -127,6 +127,47 @@ describe('department roles', () => {
     expect(await s.running.ctx.db.selectFrom('sys_depart_role_permission').select('id').where('role_id', '=', lead).executeTakeFirst()).toBeUndefined();
   });
 
+  it('data rules on a department role\'s grant narrow its users\' rows', async () => {
+    const users = await permId('/isystem/user');
+    expect(await j(s.post('sys/permission/saveDepartPermission', { departId: CS, permissionIds: `${system},${position},${users}` }, admin))).toMatchObject({ success: true });
+    expect(await j(s.post('sys/sysDepartRole/add', { departId: CS, roleName: '用户查看', roleCode: 'user_viewer' }, admin))).toMatchObject({ success: true });
+    const viewer = await roleIdOf(CS, 'user_viewer');
+    expect(await j(s.post('sys/sysDepartPermission/saveDeptRolePermission', { roleId: viewer, permissionIds: `${system},${users}` }, admin))).toMatchObject({ success: true });
+    const teacher = userId('teacher');
+    expect(await j(s.post('sys/sysDepartRole/deptRoleUserAdd', { userId: teacher, newRoleId: viewer }, admin))).toMatchObject({ success: true });
+    const all = (await j(s.get('sys/user/list?pageSize=1000', admin))).result.records as Array<{ username: string; orgCode: string }>;
+    let tok = await s.login('teacher');
+    expect((await j(s.get('sys/user/list?pageSize=1000', tok))).result.total).toBe(all.length);
+
+    // The rule 本部门及下级部门用户 of 用户管理, ticked on the department role's grant.
+    const rules = (await j(s.get(`sys/permission/getPermRuleListByPermId?permissionId=${users}`, admin))).result as Array<{ id: string; ruleName: string }>;
+    const own = rules.find((r) => r.ruleName === '本部门及下级部门用户')!;
+    const before = await j(s.get(`sys/sysDepartPermission/datarule/${users}/${CS}/${viewer}`, admin));
+    expect(before.result.datarule.map((r: { id: string }) => r.id)).toContain(own.id);
+    expect(before.result.drChecked).toBe('');
+    expect(await j(s.get(`sys/sysDepartPermission/datarule/${users}/${MATH}/${viewer}`, admin))).toMatchObject({ success: false, message: '该部门角色不属于此部门' });
+    const otherRule = (await s.running.ctx.db.selectFrom('sys_permission_data_rule').select('id').where('permission_id', '<>', users).executeTakeFirst())?.id;
+    if (otherRule) expect(await j(s.post('sys/sysDepartPermission/datarule', { roleId: viewer, permissionId: users, dataRuleIds: otherRule }, admin))).toMatchObject({ success: false, message: '数据规则不属于该菜单' });
+    expect(await j(s.post('sys/sysDepartPermission/datarule', { roleId: viewer, permissionId: tenant, dataRuleIds: '' }, admin))).toMatchObject({ success: false, message: '请先授权该菜单，再保存数据规则' });
+    expect(await j(s.post('sys/sysDepartPermission/datarule', { roleId: viewer, departId: CS, permissionId: users, dataRuleIds: own.id }, admin))).toMatchObject({ success: true, message: '数据规则保存成功！' });
+    expect((await j(s.get(`sys/sysDepartPermission/datarule/${users}/${CS}/${viewer}`, admin))).result.drChecked).toBe(own.id);
+
+    // Rules apply per request: the same session now sees only 计算机学院's users.
+    const csCode = String((await s.running.ctx.db.selectFrom('sys_depart').select('org_code').where('id', '=', CS).executeTakeFirstOrThrow()).org_code);
+    const expected = all.filter((u) => String(u.orgCode ?? '').startsWith(csCode)).map((u) => u.username).sort();
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(all.length);
+    const seen = (await j(s.get('sys/user/list?pageSize=1000', tok))).result.records.map((u: { username: string }) => u.username).sort();
+    expect(seen).toEqual(expected);
+
+    // Untick: every user again; the role taken away: the route is refused.
+    expect(await j(s.post('sys/sysDepartPermission/datarule', { roleId: viewer, permissionId: users, dataRuleIds: '' }, admin))).toMatchObject({ success: true });
+    expect((await j(s.get('sys/user/list?pageSize=1000', tok))).result.total).toBe(all.length);
+    expect(await j(s.del(`sys/sysDepartRole/delete?id=${viewer}`, admin))).toMatchObject({ success: true });
+    tok = await s.login('teacher');
+    expect(await j(s.get('sys/user/list', tok))).toMatchObject({ success: false, code: 510 });
+  });
+
   it('refuses a non-administrator (510) on every department-role route', async () => {
     const t = await s.login('teacher');
     const calls = [
@@ -142,6 +183,8 @@ describe('department roles', () => {
       s.get(`sys/sysDepartPermission/queryTreeListForDeptRole?departId=${CS}`, t),
       s.get('sys/sysDepartPermission/queryDeptRolePermission?roleId=x', t),
       s.post('sys/sysDepartPermission/saveDeptRolePermission', { roleId: 'x', permissionIds: 'y' }, t),
+      s.get(`sys/sysDepartPermission/datarule/x/${CS}/y`, t),
+      s.post('sys/sysDepartPermission/datarule', { roleId: 'x', permissionId: 'y', dataRuleIds: '' }, t),
     ];
     for (const r of calls) expect(await j(r)).toMatchObject({ success: false, code: 510 });
     expect(await s.running.ctx.db.selectFrom('sys_depart_role').select('id').where('role_code', '=', 'xx').executeTakeFirst()).toBeUndefined();

@@ -70,7 +70,7 @@ describe('PostgreSQL restarted during requests', () => {
   it('answers 503 meanwhile, recovers without restarting the API, and writes nothing partially', async () => {
     const { token } = await login(s.url, 'admin');
     const marker = `故障测试${Date.now()}`;
-    const statuses: number[] = [];
+    const statuses: string[] = [];
     const saved: string[] = [];
     let stop = false;
     const load = (async () => {
@@ -78,11 +78,11 @@ describe('PostgreSQL restarted during requests', () => {
         const name = `${marker}-${i}`;
         try {
           const r = await call(s.url, 'POST', '/demo/customer/add', { token, body: { name, sex: 1, phone: '13800138000', status: '1' } });
-          statuses.push(r.status === 200 && r.json?.success ? 200 : r.status);
           if (r.status === 200 && r.json?.success) saved.push(name);
-          else expect(r.status === 503 || (r.status === 200 && r.json?.code === 503) || r.status === 401).toBe(true);
-        } catch {
-          statuses.push(-1); // connection-level failure is not acceptable: the API process stays up
+          // HTTP status / envelope code (e.g. "200/200" saved, "503/503" database down, "200/500" a server error).
+          statuses.push(`${r.status}/${r.json?.code ?? '-'}`);
+        } catch (e) {
+          statuses.push(`connection failed: ${(e as Error).message}`); // not acceptable: the API process stays up
         }
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -104,7 +104,8 @@ describe('PostgreSQL restarted during requests', () => {
     stop = true;
     await load;
     expect(recovered).toBe(true);
-    expect(statuses).not.toContain(-1);
+    // Saved, or refused as "database unavailable" (or the session check failing the same way): nothing else.
+    expect(statuses.filter((x) => !(x === '200/200' || x === '200/503' || x.startsWith('503/') || x.startsWith('401/')))).toEqual([]);
     expect(s.child.exitCode).toBeNull();
     // Every acknowledged write is there exactly once; nothing else was written half-way.
     const rows = await sql<{ name: string }>(`select name from demo_customer where name like $1`, [`${marker}-%`]);
@@ -135,19 +136,20 @@ describe('SIGTERM', () => {
         },
       );
       req.on('error', reject);
-      // Send the body slowly: the request is in flight when SIGTERM arrives.
+      // Send the body slowly (~2.4 s): the request is in flight when SIGTERM arrives.
       let off = 0;
       const tick = setInterval(() => {
-        const chunk = body.subarray(off, off + 8 * 1024);
+        const chunk = body.subarray(off, off + 4 * 1024);
         off += chunk.length;
         if (chunk.length) req.write(chunk);
         if (off >= body.length) {
           clearInterval(tick);
           req.end();
         }
-      }, 100);
+      }, 150);
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // A second for the server to take the request in (a loaded machine may be slow to), then SIGTERM.
+    await new Promise((r) => setTimeout(r, 1000));
     const exited = s.stop('SIGTERM');
     const r = await answer;
     expect(r.status).toBe(200);

@@ -307,3 +307,51 @@ test('a department role: created, granted a menu within the department\'s permis
   await expect(up.locator('.ant-table').first()).toBeVisible();
   await userCtx.close();
 });
+
+test('a department role\'s data rule, ticked on 部门角色 → 数据规则, limits its user to the department\'s rows', async ({ page, browser, request }) => {
+  test.setTimeout(180_000);
+  await login(page, 'admin');
+  const admin = await accessToken(page);
+  const cs = (await api(request, admin, 'get', 'sys/sysDepart/searchBy?keyWord=计算机学院')).result[0] as { id: string; orgCode: string };
+  // Setup through the API (the screens for it are walked above): 计算机学院 may give 系统管理 / 用户管理;
+  // a department role with it; a new user of the department holding the role.
+  const tree = (await api(request, admin, 'get', 'sys/permission/queryTreeList')).result.treeList as TreeNode[];
+  const sys = findNode(tree, '系统管理')!;
+  const users = findNode(sys.children ?? [], '用户管理')!;
+  expect(await api(request, admin, 'post', 'sys/permission/saveDepartPermission', { departId: cs.id, permissionIds: `${sys.key},${users.key}` })).toMatchObject({ success: true });
+  const roleName = `用户查看${stamp}`;
+  expect(await api(request, admin, 'post', 'sys/sysDepartRole/add', { departId: cs.id, roleName, roleCode: `uv_${stamp}` })).toMatchObject({ success: true });
+  const role = (await api(request, admin, 'get', `sys/sysDepartRole/list?deptId=${cs.id}&roleName=${encodeURIComponent(roleName)}`)).result.records[0];
+  expect(await api(request, admin, 'post', 'sys/sysDepartPermission/saveDeptRolePermission', { roleId: role.id, permissionIds: `${sys.key},${users.key}` })).toMatchObject({ success: true });
+  const u = `druv${stamp}`;
+  const uid = await createUser(request, admin, u, { selecteddeparts: cs.id });
+  expect(await api(request, admin, 'post', 'sys/sysDepartRole/deptRoleUserAdd', { userId: uid, newRoleId: role.id })).toMatchObject({ success: true });
+  const all = (await api(request, admin, 'get', 'sys/user/list?pageSize=1000')).result.records as Array<{ orgCode: string }>;
+  const expected = all.filter((x) => String(x.orgCode ?? '').startsWith(cs.orgCode)).length;
+  expect(expected).toBeLessThan(all.length);
+
+  // 部门管理 → 部门设置 → 部门角色 → 数据规则: 本部门及下级部门用户 on 系统管理 / 用户管理.
+  await openMenu(page, '系统管理', '部门管理');
+  await page.locator('.ant-table-row', { hasText: '某某大学' }).first().locator('.ant-table-row-expand-icon').click();
+  await rowAction(page, page.locator('.ant-table-row', { hasText: '计算机学院' }).first(), '部门设置');
+  const drawer = page.locator('.ant-drawer:visible').first();
+  await drawer.getByRole('tab', { name: '部门角色' }).click();
+  await drawer.getByTestId('depart-roles').locator('.ant-table-row', { hasText: roleName }).getByText('数据规则', { exact: true }).click();
+  const panel = page.getByTestId('role-data-rule');
+  await panel.getByRole('combobox', { name: '菜单' }).click();
+  // Only the department's menus with rules are offered.
+  await expect(page.locator('.ant-select-dropdown:visible .ant-select-item-option')).toHaveText(['系统管理 / 用户管理']);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').click();
+  await panel.getByText(/本部门及下级部门用户/).click();
+  await page.screenshot({ path: test.info().outputPath('depart-role-data-rule.png') });
+  await panel.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('数据规则保存成功！')).toBeVisible();
+
+  // The user sees only the department's users.
+  const userCtx = await browser.newContext();
+  const up = await userCtx.newPage();
+  await login(up, u, { password: PASSWORD });
+  await openMenu(up, '系统管理', '用户管理');
+  await expect(up.locator('.ant-pagination-total-text')).toHaveText(new RegExp(`共${expected}条`));
+  await userCtx.close();
+});

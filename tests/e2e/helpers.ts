@@ -66,8 +66,13 @@ export async function userMenu(page: Page, item: string, opened?: Locator) {
 export async function openMenu(page: Page, parent: string, entry: string) {
   const sider = page.locator('.layout-sider');
   const item = sider.getByRole('menuitem', { name: entry, exact: true });
-  if (!(await item.isVisible())) await sider.getByText(parent, { exact: true }).click();
-  await item.click();
+  // A click that lands while the menu re-renders (the previous page still drawing) can be lost: until
+  // the entry is the selected one, open its branch if needed and click again.
+  await expect(async () => {
+    if (!(await item.isVisible())) await sider.getByText(parent, { exact: true }).click({ timeout: 2_000 });
+    await item.click({ timeout: 2_000 });
+    await expect(item).toHaveClass(/ant-menu-item-selected/, { timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** Clicks `entry` of the hover menu opened by `trigger` (the hover is retried — a hover during a re-render opens nothing). */

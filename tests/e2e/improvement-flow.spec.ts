@@ -238,7 +238,7 @@ test('an improvement task raised from a flagged record is walked to closure on t
   expect(texts.map((t) => t.split(/\s/)[0])).toEqual(['创建', '下发', '签收', '分解', '提交验收', '退回', '提交验收', '验收通过', '销号']);
   expect(texts[5]).toContain('意见：请补充学生评价');
   expect(texts[5]).toContain(leader.realname);
-  expect(texts[4]).toContain('附件：');
+  expect(texts[4]).toContain('附件：summary.png'); // the name it was uploaded with, not the stored one
   expect(texts[4]).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
   await expect(detail.locator('.ant-table-tbody tr').filter({ hasText: subTitle })).toContainText('已验收');
   await page.locator('.ant-drawer-content').filter({ has: detail }).screenshot({ path: 'test-results/improvement-detail.png' });

@@ -230,3 +230,21 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
   }
   expect((await sup.get(`/supervisor/lectureRecord/queryById?id=${created.id}`)).status).toBe('CONFIRMED');
 });
+
+test('听课记录: the 学期 query field offers the terms by name and filters the list by the chosen one', async ({ page, baseURL }) => {
+  const admin = await apiAs(baseURL!, 'admin');
+  const terms = (await admin.get('/supervisor/term/list?pageSize=100')).records as Row[];
+  const past = terms.find((t) => !t.isCurrent)!;
+  const expected = (await admin.get(`/supervisor/lectureRecord/list?termId=${past.id}&pageSize=1`)).total as number;
+  expect(expected).toBeGreaterThan(0);
+  await login(page, 'admin');
+  await page.goto('/supervisor/lectureRecord');
+  const field = page.locator('.ant-form-item').filter({ hasText: '学期' }).first();
+  await field.locator('.ant-select').click();
+  await page.locator('.ant-select-dropdown:visible').getByText(past.name, { exact: true }).click();
+  await expect(field.locator('.ant-select-selection-item')).toHaveText(past.name);
+  const listed = page.waitForResponse((r) => r.url().includes('/supervisor/lectureRecord/list') && r.url().includes(`termId=${past.id}`));
+  await page.getByRole('button', { name: /查\s*询/ }).first().click();
+  await listed;
+  await expect(page.locator('.ant-pagination-total-text').last()).toContainText(`共${expected}条`);
+});

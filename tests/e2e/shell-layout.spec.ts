@@ -7,14 +7,22 @@ const activeTab = (page: Page) => page.locator('.layout-tabs .ant-tabs-tab-activ
 
 /**
  * Runs a tab's context-menu action until `done` holds: while the page below is still drawing, the
- * menu can close before the click lands, or a click can land on a closing menu and do nothing. Every
- * action used here is safe to repeat.
+ * menu can close before the click lands, or a click can land on a closing menu and do nothing. Another
+ * tab's menu still open (or closing) would take the click for the wrong tab, so the action is only
+ * clicked while this tab's menu is the one open (its label carries `ant-dropdown-open`) and no other
+ * menu is visible. Every action used here is safe to repeat.
  */
 async function tabAction(page: Page, title: string, action: string, done: () => Promise<void>) {
-  const entry = page.locator('.ant-dropdown:visible').getByText(action, { exact: true });
+  const label = tab(page, title).locator('.tab-label');
+  const menus = page.locator('.ant-dropdown:visible');
   await expect(async () => {
-    if (!(await entry.isVisible())) await tab(page, title).locator('.tab-label').click({ button: 'right' });
-    await entry.click({ timeout: 2_000 });
+    if (!/\bant-dropdown-open\b/.test((await label.getAttribute('class')) ?? '')) {
+      if (await menus.count()) await page.keyboard.press('Escape');
+      await expect(menus).toHaveCount(0, { timeout: 2_000 });
+      await label.click({ button: 'right', timeout: 2_000 });
+    }
+    await expect(menus).toHaveCount(1, { timeout: 2_000 });
+    await menus.getByText(action, { exact: true }).click({ timeout: 2_000 });
     await done();
   }).toPass({ timeout: 30_000 });
 }

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { login, userMenu } from './helpers';
+import { login, openMenu, userMenu } from './helpers';
 
 // The README screenshots. They go to docs/screenshots/ with UPDATE_SCREENSHOTS=1, else to test-results/.
 const dir = process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results/screenshots';
@@ -13,8 +13,7 @@ test('login, home and settings screenshots', async ({ page }) => {
   await page.screenshot({ path: `${dir}/login.png` });
 
   await login(page, 'admin');
-  await page.locator('.layout-sider').getByText('督导管理', { exact: true }).click();
-  await page.locator('.layout-sider').getByRole('menuitem', { name: '听课记录', exact: true }).click();
+  await openMenu(page, '督导管理', '听课记录');
   await page.locator('.layout-tabs').getByText('首页', { exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\/analysis$/);
   await page.waitForLoadState('networkidle');

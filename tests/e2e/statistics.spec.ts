@@ -36,9 +36,11 @@ async function summary(page: Page, path: string) {
 /** Follows a number's drill-down link: the records list it opens has exactly that many rows. */
 async function drill(page: Page, link: Locator, url: RegExp) {
   await expect(link).toBeVisible({ timeout: 20_000 });
-  const n = Number(await link.innerText());
-  await link.click();
+  // The number and the link it opens, read together; the click goes to that very link.
+  const { n, href } = await link.evaluate((a: HTMLAnchorElement) => ({ n: Number(a.textContent), href: a.getAttribute('href')! }));
+  await pane(page).locator(`a.stat-drill[href="${href}"]`).click();
   await expect(page).toHaveURL(url);
+  expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(href);
   await expect(total(page)).toContainText(`共${n}条`, { timeout: 20_000 });
   return n;
 }
@@ -134,6 +136,28 @@ test('听课成绩: the cards equal the API, the grade chart switches grouping, 
   // 被听次数 of a teacher opens that teacher's records: the same count.
   await page.goto('/statistics/performance');
   await drill(page, listTable(page).locator('a.stat-drill').first(), /\/statistics\/performance\/detail\?teacherId=\w+&side=teacher/);
+});
+
+test('the list rows do not move once drawn: the summary above them appears with them, at its final size', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await login(page, 'admin');
+  // Every distinct top of the list's first row, frame by frame, from the page's start.
+  await page.addInitScript(() => {
+    const tops: number[] = ((window as unknown as { __tops: number[] }).__tops = []);
+    const frame = () => {
+      const row = document.querySelector('.page-pane .ant-card-body > .ant-table-wrapper:last-child tr.ant-table-row');
+      const y = row && Math.round(row.getBoundingClientRect().top);
+      if (y !== null && tops[tops.length - 1] !== y) tops.push(y);
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  for (const [path, chart] of [['/statistics/performance', 'grade-chart'], ['/statistics/frequency', 'weekly-chart']] as const) {
+    await page.goto(path);
+    await expect.poll(() => inked(page, chart), { timeout: 20_000 }).toBeGreaterThan(2000);
+    expect(await page.evaluate(() => (window as unknown as { __tops: number[] }).__tops), path).toHaveLength(1);
+  }
 });
 
 test('as leader: the summaries show the leader department only', async ({ page }) => {

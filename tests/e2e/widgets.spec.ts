@@ -55,12 +55,13 @@ const output = (page: Page) => page.getByTestId('value');
 test('editable table: 1,000 rows — virtual rows, edit, validate, add, drag, delete, statistics', async ({ page }) => {
   test.setTimeout(180_000);
   await story(page, '可编辑表格-jeditabletable--rows-1000');
-  // Always-edit: text cells are live inputs, pickers are boxes that open on one click.
-  await expect(cell(page, 0, 'name').locator('input.j-cell-input')).toHaveValue('教师1', { timeout: 30_000 });
+  // Always-edit: text cells are input look-alikes that become inputs when focused, pickers are boxes that open on one click.
+  await expect(cell(page, 0, 'name').locator('.j-cell-input')).toHaveText('教师1', { timeout: 30_000 });
   await expect(cell(page, 0, 'sex')).toHaveText('男');
   await expect(cell(page, 0, 'sex')).toHaveClass(/j-cell-boxed/);
-  // Only rows near the viewport are in the DOM.
+  // Only rows near the viewport are in the DOM, and no text input until a cell is focused.
   expect(await page.locator('.ag-row[row-index]').count()).toBeLessThan(60);
+  await expect(page.locator('.ag-cell.j-cell-live input')).toHaveCount(0);
   await expect(cell(page, 'b-0', '__seq')).toHaveText('合计');
   await expect(cell(page, 'b-0', 'score')).toHaveText('79,800');
   await expect(cell(page, 'b-1', 'score')).toHaveText('79.8');
@@ -98,7 +99,7 @@ test('editable table: 1,000 rows — virtual rows, edit, validate, add, drag, de
   await expect(cell(page, 1000, 'name')).toBeVisible();
   await cell(page, 1000, 'name').click();
   await page.keyboard.type('新教');
-  // Tab moves into the next live input; typing goes straight in; Shift+Tab comes back.
+  // Tab moves into the next cell's input; typing goes straight in; Shift+Tab comes back.
   await page.keyboard.press('Tab');
   await expect(cell(page, 1000, 'code').locator('input')).toBeFocused();
   await page.keyboard.press('Shift+Tab');
@@ -121,7 +122,7 @@ test('editable table: 1,000 rows — virtual rows, edit, validate, add, drag, de
   await page.mouse.move(a.x + 5, a.y + 20, { steps: 5 });
   await page.mouse.move(b.x + 10, b.y + b.height - 5, { steps: 10 });
   await page.mouse.up();
-  await expect(cell(page, 0, 'name').locator('input')).toHaveValue('教师2');
+  await expect(cell(page, 0, 'name').locator('.j-cell-input')).toHaveText('教师2');
   await page.getByTestId('get-values').click();
   await expect(output(page)).toHaveText('共 1001 行; 删除 ; 首行 教师2 序号 1');
 
@@ -135,34 +136,51 @@ test('editable table: 1,000 rows — virtual rows, edit, validate, add, drag, de
   await expect(output(page)).toHaveText(/^共 999 行; 删除 r2,r1; /);
 });
 
-test('editable table: always-edit live inputs vs click-to-edit; tags and number rules while typing', async ({ page }) => {
+test('editable table: always-edit inputs vs click-to-edit; tags and number rules while typing', async ({ page }) => {
   await story(page, '可编辑表格-jeditabletable--edit-modes');
   const always = page.getByTestId('always');
   const click = page.getByTestId('click');
   const at = (t: typeof always, row: number, col: string) => t.locator(`.ag-row[row-index="${row}"] [col-id="${col}"]`);
 
-  // Always-edit: one click puts the caret in the input; typing goes straight in.
+  // Always-edit: cells show input look-alikes; one click puts the caret in a real input, typing goes straight in.
+  await expect(at(always, 0, 'name').locator('.j-cell-input')).toHaveText('王磊', { timeout: 30_000 });
+  await expect(always.locator('input')).toHaveCount(0);
+  await at(always, 0, 'name').click({ position: { x: 30, y: 20 } });
+  const name = at(always, 0, 'name').locator('input');
+  await expect(name).toBeFocused();
+  await expect(name).toHaveValue('王磊');
+  expect(await name.evaluate((i: HTMLInputElement) => i.selectionStart)).toBe(1); // the caret where the text was clicked
+  // ↓ and Tab put the caret in the next cell's input; leaving an input brings the look-alike back.
+  await page.keyboard.press('ArrowDown');
+  await expect(at(always, 1, 'name').locator('input')).toBeFocused();
+  await expect(always.locator('input')).toHaveCount(1);
+  await expect(at(always, 0, 'name').locator('.j-cell-input')).toHaveText('王磊');
+  await page.keyboard.press('Tab');
+  await expect(at(always, 1, 'score').locator('input')).toBeFocused();
+  await page.keyboard.press('Tab');
   const kw = at(always, 1, 'keywords').locator('input');
-  await expect(kw).toHaveValue('', { timeout: 30_000 });
-  await kw.click();
+  await expect(kw).toBeFocused();
+  await expect(kw).toHaveValue('');
   await page.keyboard.type('abcdef');
   await expect(kw).toHaveValue('ab;cd;ef;'); // the SPEC §5 tags rule while typing
   await page.keyboard.press('Backspace');
   await page.keyboard.type(';g');
   await expect(kw).toHaveValue('ab;cd;ef;g');
+  await at(always, 1, 'score').click();
   const score = at(always, 1, 'score').locator('input');
-  await score.click();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.type('7a.5x');
   await expect(score).toHaveValue('7.5'); // the number rule
-  // A required name emptied: marked while typing, and on the cell after blur.
-  const name = at(always, 0, 'name').locator('input');
-  await name.click();
+  await page.keyboard.press('Enter');
+  await expect(score).toHaveValue('7.5');
+  // A required name emptied: marked while typing; Escape restores it.
+  await at(always, 0, 'name').click();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.press('Backspace');
-  await expect(name).toHaveClass(/j-cell-input-error/);
+  await expect(at(always, 0, 'name').locator('.j-cell-input')).toHaveClass(/j-cell-input-error/);
   await page.keyboard.press('Escape');
   await expect(name).toHaveValue('王磊');
+  await expect(at(always, 0, 'name').locator('.j-cell-input')).not.toHaveClass(/j-cell-input-error/);
   await always.getByRole('button', { name: '获取值' }).click();
   await expect(page.getByTestId('always-value')).toHaveText(
     JSON.stringify([{ name: '王磊', score: 90, keywords: 'ab;cd;', sex: '1' }, { name: '赵婷', score: 7.5, keywords: 'ab;cd;ef;g', sex: '2' }]),

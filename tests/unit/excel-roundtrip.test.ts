@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { buildXlsx, neutralise, readXlsx, unneutralise, zipInflatedSize } from '../../server/crud/excel.js';
 import type { EntitySchema } from '../../server/crud/entity-types.js';
@@ -41,6 +42,17 @@ describe('export → import round trip', () => {
     expect(back.map((r) => r.rowNo)).toEqual([2, 3]);
     // secrets never reach the file
     expect(buf.toString('latin1')).not.toContain('secret');
+  });
+
+  it('keeps the header bold and numbers numeric while data cells share one plain style', async () => {
+    const rows = Array.from({ length: 3 }, (_, i) => ({ id: String(i), name: `n${i}`, age: 20 + i }));
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await buildXlsx(e, rows)) as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    expect(ws.getCell('A1').font?.bold).toBe(true);
+    expect(ws.getCell('A2').font?.bold).toBeFalsy();
+    expect(ws.getCell('C4').value).toBe(22);
+    expect(ws.getCell('A4').value).toBe('n2');
   });
 
   it('stops at the row limit', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { MemoryRouter } from 'react-router-dom';
 import type { InternalAxiosRequestConfig } from 'axios';
@@ -8,6 +8,8 @@ import { putListGuess, clearPrefetch } from '@/session/prefetch';
 import { ListPage } from '@renderer/ListPage';
 import { firstListRequest } from '@renderer/listRequest';
 import type { PageSchema } from '@renderer/types';
+import { lazyWidget } from '@widgets/index';
+import { registerWidget } from '@widgets/registry';
 
 // Requests are answered here: one row per list call.
 let seen: InternalAxiosRequestConfig[] = [];
@@ -79,5 +81,21 @@ describe('the first list request started before the page renders (renderer/warm.
     draw(schema, search);
     await screen.findByText('行1');
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('a list page with a `header` widget', () => {
+  it('shows its rows together with the header, once the header’s code has arrived: the rows never move down under the pointer', async () => {
+    let arrive!: () => void;
+    const code = new Promise<void>((r) => (arrive = r));
+    registerWidget('TestHeader', lazyWidget(async () => (await code, { TestHeader: () => <div>页头</div> }), 'TestHeader'));
+    const schema: PageSchema = { kind: 'list', title: 'H', resource: '/h', columns: [{ dataIndex: 'name', title: '名称' }], header: { widget: 'TestHeader' } };
+    draw(schema, '');
+    await waitFor(() => expect(seen).toHaveLength(1)); // the list has been asked for …
+    await new Promise((r) => setTimeout(r, 50)); // … and answered
+    expect(screen.queryByText('行1')).toBeNull();
+    arrive();
+    await screen.findByText('行1');
+    expect(screen.getByText('页头')).toBeTruthy();
   });
 });

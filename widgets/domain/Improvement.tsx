@@ -22,13 +22,14 @@ const statusTag = (s: unknown) => {
   const [text, color] = IMP_STATUS[String(s)] ?? [String(s ?? ''), 'default'];
   return <Tag color={color}>{text}</Tag>;
 };
-const files = (v: unknown) =>
+/** Links to uploaded files, under the names they were uploaded with (`names`: stored path → name). */
+const files = (v: unknown, names: Record<string, string> = {}) =>
   String(v ?? '')
     .split(',')
     .filter(Boolean)
     .map((p) => (
       <a key={p} href={fileUrl(p)} target="_blank" rel="noreferrer" style={{ marginRight: 8 }}>
-        {p.split('/').pop()}
+        {names[p] || p.split('/').pop()}
       </a>
     ));
 
@@ -127,6 +128,7 @@ export function ImpDetail({ record, kind }: ImpDetailProps) {
   if (error) return <Alert type="warning" message={error} />;
   if (!row) return <Spin />;
   const logs = (row.logs ?? []) as Row[];
+  const names = (row.fileNames ?? {}) as Record<string, string>;
   return (
     <div data-testid="imp-detail">
       <Descriptions size="small" column={2} bordered>
@@ -152,7 +154,7 @@ export function ImpDetail({ record, kind }: ImpDetailProps) {
           </>
         )}
         <Descriptions.Item label="期限">{String(row.deadline ?? '').slice(0, 10)}</Descriptions.Item>
-        <Descriptions.Item label="佐证材料" span={2}>{files(row.attachments)}</Descriptions.Item>
+        <Descriptions.Item label="佐证材料" span={2}>{files(row.attachments, names)}</Descriptions.Item>
         <Descriptions.Item label="验收意见" span={2}>{row.verifyOpinion}</Descriptions.Item>
       </Descriptions>
       {kind === 'task' && (
@@ -189,7 +191,7 @@ export function ImpDetail({ record, kind }: ImpDetailProps) {
                 </Typography.Text>{' '}
                 {l.toStatus && <span style={{ marginLeft: 4 }}>{statusTag(l.toStatus)}</span>}
                 {l.comment && <div>意见：{l.comment}</div>}
-                {l.attachments && <div>附件：{files(l.attachments)}</div>}
+                {l.attachments && <div>附件：{files(l.attachments, names)}</div>}
               </div>
             ),
           }))}

@@ -18,6 +18,7 @@ const BY_OPTIONS: Array<{ label: string; value: By }> = [
   { label: '按职称', value: 'title' },
 ];
 const EMPTY_KEY: Record<By, string> = { depart: '未分配部门', category: '未分类', title: '未设置职称' };
+const LOADING = '…';
 const STAT_CARD = { size: 'small', variant: 'borderless', styles: { body: { padding: '12px 16px' } }, style: { height: '100%', background: '#fafafa' } } as const;
 
 export interface ReportSummaryProps {
@@ -74,15 +75,31 @@ function FrequencySummary({ filter, listPath }: { filter: Record<string, string>
   const weekly = useReport<WeekRow[]>(`${REPORT}/weekly`, filter);
   const error = coverage.error ?? depts.error ?? weekly.error;
   if (error) return <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={`统计数据加载失败：${error}`} />;
-  if (!coverage.data || !depts.data) return <Skeleton active paragraph={{ rows: 4 }} style={{ marginBottom: 16 }} />;
   return <FrequencyView coverage={coverage.data} depts={depts.data} weekly={weekly.data} filter={filter} listPath={listPath} />;
 }
 
-/** 听课频次 summary from its data (`weekly` undefined while loading). */
-export function FrequencyView({ coverage: cov, depts, weekly, filter = {}, listPath = LIST_PATH }: { coverage: Coverage; depts: DepartRow[]; weekly?: WeekRow[]; filter?: Record<string, string>; listPath?: string }) {
+/**
+ * A chart's or table's place: the same height while loading, empty or drawn, so the list below never
+ * moves under the user's pointer as the summary's parts arrive (they load after the list's rows).
+ */
+function Slot({ height, loading, empty, children }: { height: number; loading: boolean; empty: boolean; children: () => ReactNode }) {
+  return (
+    <div style={{ height }}>
+      {loading ? <Skeleton active paragraph={{ rows: 5 }} /> : empty ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" /> : children()}
+    </div>
+  );
+}
+/** Height of the summaries' chart and table places (the department table shows DEPT_PAGE rows a page). */
+const SLOT_H = 280;
+const DEPT_PAGE = 5;
+const GRADE_H = 360;
+
+/** 听课频次 summary from its data (each part undefined while loading). */
+export function FrequencyView(props: { coverage?: Coverage; depts?: DepartRow[]; weekly?: WeekRow[]; filter?: Record<string, string>; listPath?: string }) {
+  const { coverage: cov, depts, weekly, filter = {}, listPath = LIST_PATH } = props;
   const navigate = useNavigate();
   const weekOption = useMemo(() => weeklyOption(weekly ?? []), [weekly]);
-  const totals = frequencyTotals(depts);
+  const totals = depts && frequencyTotals(depts);
   const toList = (d: DepartRow) => drillUrl(`${listPath}?departId={departId}`, d as unknown as Record<string, unknown>, filter, ['termId']);
   const num = (v: number, d: DepartRow) =>
     d.departId && v ? (
@@ -104,43 +121,43 @@ export function FrequencyView({ coverage: cov, depts, weekly, filter = {}, listP
     <div className="report-summary" data-testid="report-summary" style={{ marginBottom: 16 }}>
       <Row gutter={[12, 12]} style={{ marginBottom: 12 }}>
         <Col xs={12} lg={6}>
-          <StatCard title="被听教师数 / 任课教师数" value={`${cov.observed} / ${cov.teaching}`} testId="stat-coverage">
-            覆盖率 <span data-testid="stat-coverage-rate">{pct(cov.teaching ? cov.rate : null)}</span>
+          <StatCard title="被听教师数 / 任课教师数" value={cov ? `${cov.observed} / ${cov.teaching}` : LOADING} testId="stat-coverage">
+            覆盖率 <span data-testid="stat-coverage-rate">{cov ? pct(cov.teaching ? cov.rate : null) : LOADING}</span>
           </StatCard>
         </Col>
         <Col xs={12} lg={6}>
-          <StatCard title="应听人数" value={totals.headcount} testId="stat-headcount" suffix="人" />
+          <StatCard title="应听人数" value={totals?.headcount ?? LOADING} testId="stat-headcount" suffix="人" />
         </Col>
         <Col xs={12} lg={6}>
-          <StatCard title="达标人数" value={totals.completed} testId="stat-completed" suffix="人" />
+          <StatCard title="达标人数" value={totals?.completed ?? LOADING} testId="stat-completed" suffix="人" />
         </Col>
         <Col xs={12} lg={6}>
-          <StatCard title="完成率" value={pct(totals.rate)} testId="stat-rate" />
+          <StatCard title="完成率" value={totals ? pct(totals.rate) : LOADING} testId="stat-rate" />
         </Col>
       </Row>
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={12}>
           <Card size="small" title="按周分布（实听）" style={{ height: '100%' }}>
-            {weekly === undefined ? (
-              <Skeleton active />
-            ) : weekly.length === 0 ? (
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" />
-            ) : (
-              <EChart option={weekOption} height={260} testId="weekly-chart" />
-            )}
+            <Slot height={SLOT_H} loading={!weekly} empty={!weekly?.length}>
+              {() => <EChart option={weekOption} height={SLOT_H} testId="weekly-chart" />}
+            </Slot>
           </Card>
         </Col>
         <Col xs={24} xl={12}>
           <Card size="small" title="按部门" style={{ height: '100%' }}>
-            <Table<DepartRow>
-              rowKey={(r) => r.departId || r.departName}
-              size="small"
-              dataSource={depts}
-              columns={cols}
-              data-testid="dept-table"
-              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" /> }}
-              pagination={depts.length > 6 ? { pageSize: 6, size: 'small', showSizeChanger: false } : false}
-            />
+            <Slot height={SLOT_H} loading={!depts} empty={false}>
+              {() => (
+                <Table<DepartRow>
+                  rowKey={(r) => r.departId || r.departName}
+                  size="small"
+                  dataSource={depts}
+                  columns={cols}
+                  data-testid="dept-table"
+                  locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" /> }}
+                  pagination={depts!.length > DEPT_PAGE ? { pageSize: DEPT_PAGE, size: 'small', showSizeChanger: false } : false}
+                />
+              )}
+            </Slot>
           </Card>
         </Col>
       </Row>
@@ -160,13 +177,12 @@ function PerformanceSummary({ filter, detailPath }: { filter: Record<string, str
   const dist = useReport<GradeRow[]>(`${REPORT}/gradeDistribution`, useMemo(() => ({ ...filter, by }), [filter, by]));
   const error = perf.error ?? dist.error;
   if (error) return <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={`统计数据加载失败：${error}`} />;
-  if (!perf.data) return <Skeleton active paragraph={{ rows: 4 }} style={{ marginBottom: 16 }} />;
   return <PerformanceView perf={perf.data} dist={dist.data} labels={labels} by={by} onBy={setBy} filter={filter} detailPath={detailPath} />;
 }
 
-/** 听课成绩 summary from its data (`dist` undefined while loading). */
+/** 听课成绩 summary from its data (each part undefined while loading). */
 export function PerformanceView(props: {
-  perf: PerfRow[];
+  perf?: PerfRow[];
   dist?: GradeRow[];
   labels: GradeLabel[];
   by: By;
@@ -178,9 +194,9 @@ export function PerformanceView(props: {
   const navigate = useNavigate();
   const rows = useMemo(() => dist ?? [], [dist]);
   const option = useMemo(() => gradeOption(rows, labels, EMPTY_KEY[by]), [rows, labels, by]);
-  const n = perf.reduce((a, r) => a + r.count, 0);
-  const avg = n ? Math.round((perf.reduce((a, r) => a + r.avg * r.count, 0) / n) * 100) / 100 : null;
-  const totals = performanceTotals(rows, perf.length, avg);
+  const n = (perf ?? []).reduce((a, r) => a + r.count, 0);
+  const avg = n ? Math.round(((perf ?? []).reduce((a, r) => a + r.avg * r.count, 0) / n) * 100) / 100 : null;
+  const totals = performanceTotals(rows, perf?.length ?? 0, avg);
   // A bar opens the records of that grade (and, by department, of that department).
   const open = (p: ChartClick) => {
     const row = rows[p.dataIndex];
@@ -194,13 +210,13 @@ export function PerformanceView(props: {
         <Col xs={24} xl={7}>
           <Row gutter={[12, 12]}>
             <Col xs={12} xl={24}>
-              <StatCard title="平均分" value={avg ?? '—'} testId="stat-avg" />
+              <StatCard title="平均分" value={perf ? (avg ?? '—') : LOADING} testId="stat-avg" />
             </Col>
             <Col xs={12} xl={24}>
-              <StatCard title="被听教师数" value={totals.teachers} testId="stat-teachers" suffix="人" />
+              <StatCard title="被听教师数" value={perf ? totals.teachers : LOADING} testId="stat-teachers" suffix="人" />
             </Col>
             <Col xs={12} xl={24}>
-              <StatCard title="优秀率" value={dist ? pct(totals.excellentRate) : '…'} testId="stat-excellent">
+              <StatCard title="优秀率" value={dist ? pct(totals.excellentRate) : LOADING} testId="stat-excellent">
                 共 {totals.records} 次评价
               </StatCard>
             </Col>
@@ -213,13 +229,9 @@ export function PerformanceView(props: {
             style={{ height: '100%' }}
             extra={<Segmented<By> size="small" options={BY_OPTIONS} value={by} onChange={onBy} data-testid="grade-by" />}
           >
-            {dist === undefined ? (
-              <Skeleton active />
-            ) : rows.length === 0 ? (
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" />
-            ) : (
-              <EChart option={option} height={Math.min(420, Math.max(240, rows.length * 28 + 60))} onClick={open} testId="grade-chart" />
-            )}
+            <Slot height={GRADE_H} loading={!dist} empty={!rows.length}>
+              {() => <EChart option={option} height={GRADE_H} onClick={open} testId="grade-chart" />}
+            </Slot>
           </Card>
         </Col>
       </Row>

@@ -1,8 +1,7 @@
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
-import { AgGridReact } from 'ag-grid-react';
 import {
-  CellStyleModule, ClientSideRowModelModule, CustomEditorModule, LocaleModule, ModuleRegistry, PinnedRowModule, RenderApiModule, RowDragModule, RowSelectionModule, RowStyleModule, ScrollApiModule, TextEditorModule, TooltipModule, themeQuartz,
-  type CellClassParams, type CellValueChangedEvent, type ColDef, type GetRowIdParams, type GridApi, type GridReadyEvent, type ICellRendererParams, type RowClassRules, type RowDragEndEvent, type RowHeightParams, type RowSelectionOptions, type SelectionChangedEvent, type SuppressKeyboardEventParams,
+  CellStyleModule, ClientSideRowModelModule, createGrid, CustomEditorModule, LocaleModule, ModuleRegistry, PinnedRowModule, RenderApiModule, RowApiModule, RowDragModule, RowSelectionModule, RowStyleModule, ScrollApiModule, TextEditorModule, TooltipModule, themeQuartz,
+  type CellClassParams, type CellEditingStoppedEvent, type CellValueChangedEvent, type ColDef, type GetRowIdParams, type GridApi, type GridOptions, type ICellRendererParams, type RowClassRules, type RowDragEndEvent, type RowHeightParams, type RowSelectionOptions, type SelectionChangedEvent, type SuppressKeyboardEventParams,
 } from 'ag-grid-community';
 import { Button, Checkbox, InputNumber, message, Popconfirm, Space } from 'antd';
 import { loadDict } from '@renderer/dict';
@@ -12,10 +11,11 @@ import {
   moveRow, removeRows as removeRowsFrom, renumber, selectionChange, SIZES, TEXT_CELL_TYPES, TOOLBAR_LABELS, visibleButtons, widthOf,
   type EditColumn, type FlatRow, type Option, type Row, type SelectionChange, type TableSize, type ToolbarButton,
 } from './model';
-import { CheckboxCell, DateEditor, DepartRenderer, InputEditor, LiveInputCell, PopupRenderer, ProgressCell, RadioCell, SelectEditor, SlotRenderer, TagsCell, TextareaEditor, UploadRenderer, UserRenderer, displayText, type TableContext } from './cells';
+import { CheckboxCell, DateCellEditor, DepartCell, DragCell, InputCell, InputCellEditor, PopupCell, ProgressCell, RadioCell, SelectCell, SelectCellEditor, SlotCell, TagsCell, TextareaCellEditor, UploadCell, UserCell, displayText, type TableContext } from './cells';
+import { usePortals } from './portals';
 import { useVxeSocket } from './socket';
 
-ModuleRegistry.registerModules([LocaleModule, TextEditorModule, RenderApiModule, ScrollApiModule, ClientSideRowModelModule, CustomEditorModule, RowSelectionModule, RowDragModule, PinnedRowModule, TooltipModule, CellStyleModule, RowStyleModule]);
+ModuleRegistry.registerModules([LocaleModule, TextEditorModule, RenderApiModule, RowApiModule, ScrollApiModule, ClientSideRowModelModule, CustomEditorModule, RowSelectionModule, RowDragModule, PinnedRowModule, TooltipModule, CellStyleModule, RowStyleModule]);
 
 export interface JEditableTableProps {
   columns: EditColumn[];
@@ -79,31 +79,40 @@ const SCROLL_KEY = 'JEditableTable_scrollToBottom';
 const ROW_TYPES = new Set(['row-number', 'row-checkbox', 'row-radio', 'row-expand', 'row-drag-sort']);
 const NO_ROWS: Row[] = [];
 const FOOTER_HEIGHT = 40;
+/** The pickers' drop-down mark, a #bfbfbf chevron at twice its size (a PNG: an SVG is re-drawn for every cell painted). */
+const CHEVRON =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABQAAAAMCAYAAABiDJ37AAABHklEQVR4AYSQ0WqDQBBF3fbL9FOEPuShfWgJlNZCS9uEEF8CJhBIfkU/zZw7TmSVGGVm9s6dO5d1HxL/mqb5rev63LZtcGr2kFY72r2KzRBiC1GEEHLwSUL6uyGNtNpBWIDlkZghw0dICwkYHuEmb6qZNNLaEgXOvKxkWfYKV5EWCJ9YOFkzKiwGzaSJRhUeb+rNUCBN02fO2DTnfQ5wg8Bsj1kekZXvGtUbqvNBbLqITYUxW0jrWfqOt0n3hn0HcMEGaCEDjHZKYSMp/Poa7RI4iMENrxOE7+CStMDoRWlNV0re7KODw3rTUBJMl9xiJTzKP81GXN9OGkrBLT45+5sKY/bFORl3DbWFgd7pH/ztGDgds4Zaxaggf4Tn8gIAAP//x5YWbgAAAAZJREFUAwA1RXkZnVBGqQAAAABJRU5ErkJggg==';
+// Scrolling builds rows all the time: no stacking contexts, transforms or containment in cells (each is
+// one more paint chunk for the compositor to sort on every frame).
 const TABLE_CSS = [
-  // Containment: a row or cell added while scrolling is laid out and painted on its own, not with the whole grid.
-  '.j-editable-table .ag-row{contain:layout style}',
-  '.j-editable-table .ag-cell{display:flex;align-items:center;contain:layout paint style}',
+  '.j-editable-table .ag-cell{display:flex;align-items:center}',
   '.j-editable-table .ag-right-aligned-cell{justify-content:flex-end}',
   '.j-editable-table .ag-cell-wrapper{width:100%}',
   '.j-editable-table .j-row-highlight{background:#fffbe6 !important;transition:background .3s}',
   '.j-editable-table .j-row-disabled{color:#999}',
   '.j-editable-table .j-cell-error{background:#fff2f0}',
   '.j-editable-table .ag-cell.j-cell-text.j-cell-error{box-shadow:inset 0 0 0 1px #ff4d4f}',
-  // Live inputs (always-edit text cells) and the click-to-edit input editor.
+  // Always-edit text cells (an input's look-alike box holding the input while focused) and the click-to-edit input editor.
   '.j-editable-table .ag-cell.j-cell-live{padding-left:8px;padding-right:8px}',
   '.j-editable-table .j-cell-input{width:100%;height:32px;max-height:calc(100% - 4px);box-sizing:border-box;border:1px solid #d9d9d9;border-radius:4px;padding:0 7px;font:inherit;color:inherit;background:#fff;outline:none;transition:border-color .2s}',
   '.j-editable-table .j-cell-input:hover{border-color:#4096ff}',
-  '.j-editable-table .j-cell-input:focus{border-color:#1677ff;box-shadow:0 0 0 2px rgba(5,145,255,.1)}',
-  '.j-editable-table .j-cell-input:disabled{background:#f5f5f5;color:rgba(0,0,0,.25);cursor:not-allowed}',
+  '.j-editable-table .j-cell-input:focus,.j-editable-table .j-cell-box:focus-within{border-color:#1677ff;box-shadow:0 0 0 2px rgba(5,145,255,.1)}',
+  '.j-editable-table .j-cell-input:disabled,.j-editable-table .j-cell-box.j-cell-disabled{background:#f5f5f5;color:rgba(0,0,0,.25);cursor:not-allowed}',
+  '.j-editable-table .j-cell-box{display:flex;align-items:center;overflow:hidden;white-space:pre;line-height:normal;cursor:text}',
+  '.j-editable-table .j-cell-box:empty::before{content:attr(data-placeholder);color:#757575}',
+  '.j-editable-table .ag-right-aligned-cell .j-cell-box{justify-content:flex-end}',
+  '.j-editable-table .j-cell-box input{flex:1;min-width:0;height:100%;margin:0;padding:0;border:0;font:inherit;color:inherit;text-align:inherit;background:none;outline:none}',
   '.j-editable-table .j-cell-input.j-cell-editor{height:100%;max-height:none;border-color:#1677ff;border-radius:0}',
   '.j-editable-table .ag-right-aligned-cell .j-cell-input{text-align:right}',
   '.j-editable-table .j-cell-input.j-cell-input-error,.j-editable-table .ag-cell.j-cell-error .j-cell-input{border-color:#ff4d4f}',
   '.j-editable-table .ag-cell.j-cell-live.j-cell-error{background:none}',
-  // Pickers' look-alikes (select, date, textarea): a box drawn behind the text, a drop-down mark for pickers.
-  '.j-editable-table .ag-cell.j-cell-boxed{z-index:0;padding-left:16px;padding-right:16px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;cursor:pointer}',
-  ".j-editable-table .ag-cell.j-cell-boxed::before{content:'';position:absolute;left:8px;right:8px;top:50%;height:32px;max-height:calc(100% - 4px);transform:translateY(-50%);box-sizing:border-box;border:1px solid #d9d9d9;border-radius:4px;background:#fff;z-index:-1}",
-  ".j-editable-table .ag-cell.j-cell-picker{padding-right:30px}",
-  ".j-editable-table .ag-cell.j-cell-picker::after{content:'';position:absolute;right:19px;top:50%;width:6px;height:6px;margin-top:-5px;border-right:1.5px solid #bfbfbf;border-bottom:1.5px solid #bfbfbf;transform:rotate(45deg)}",
+  // Pickers' look-alikes (select, date, textarea): a box behind the text — the cell's first flex item, from
+  // 8 px inside the cell to 8 px before its end, its negative right margin putting the text back over it —
+  // with a drop-down mark for pickers.
+  '.j-editable-table .ag-cell.j-cell-boxed{padding-left:16px;padding-right:16px;overflow:hidden;white-space:nowrap;cursor:pointer}',
+  ".j-editable-table .ag-cell.j-cell-boxed::before{content:'';flex:none;width:calc(100% + 16px);height:32px;max-height:calc(100% - 4px);margin:0 calc(-100% - 8px) 0 -8px;box-sizing:border-box;border:1px solid #d9d9d9;border-radius:4px;background:#fff}",
+  '.j-editable-table .ag-cell.j-cell-picker{padding-right:30px}',
+  `.j-editable-table .ag-cell.j-cell-picker::before{width:calc(100% + 30px);margin-right:calc(-100% - 22px);background:#fff url(${CHEVRON}) no-repeat right 8px center/10px 6px}`,
   '.j-editable-table .ag-cell.j-cell-boxed:hover::before{border-color:#4096ff}',
   '.j-editable-table .ag-cell.j-cell-boxed.j-cell-error::before{border-color:#ff4d4f}',
   '.j-editable-table .ag-cell.j-cell-boxed.ag-cell-focus::before{border-color:#1677ff}',
@@ -119,10 +128,11 @@ const ROW_BUFFER = 5;
 const errKey = (id: string, key: string) => `${id}|${key}`;
 const rowIdOf = (p: GetRowIdParams<Row>) => p.data.id;
 const LOCALE = { noRowsToShow: '暂无数据' };
+/** Cell components for data rows; pinned footer rows show their plain value. */
+const dataCell = (component: unknown) => (p: ICellRendererParams<Row>) => (p.node.rowPinned ? undefined : { component });
 const SELECTION_COLUMN: ColDef<Row> = { pinned: 'left', width: 50, minWidth: 40 };
-/** DOM cell components for data rows; pinned footer rows show their plain value. */
-const domCell = (component: unknown) => (p: ICellRendererParams<Row>) => (p.node.rowPinned ? undefined : { component });
-/** Keys a live input keeps for itself; Tab, Up and Down still move between cells. */
+const SELECTION_COLUMN_DOM: ColDef<Row> = { ...SELECTION_COLUMN, cellClass: 'ag-selection-checkbox', cellRendererSelector: dataCell(SelectCell) };
+/** Keys an always-edit input keeps for itself; Tab, Up and Down still move between cells. */
 const liveInputKeys = (p: SuppressKeyboardEventParams<Row>) => p.event.target instanceof HTMLInputElement && !['Tab', 'ArrowUp', 'ArrowDown'].includes(p.event.key);
 
 function updateTree(rows: Row[], id: string, patch: (r: Row) => Row, childrenKey: string): Row[] {
@@ -215,7 +225,10 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
     }
   }, [childrenKey, columns, setRows, validateCell, refreshErrors]);
 
-  const context: TableContext = useMemo(() => ({
+  const [portalHost, portals] = usePortals();
+  // The grid takes its context once: one object, kept current, that cells read when they need it.
+  const context = useRef({} as TableContext).current;
+  Object.assign(context, {
     setCell,
     validate: (id: string, key: string) => {
       const r = rowsRef.current.find((x) => x.id === id);
@@ -226,10 +239,8 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
     columnValues: (key, exceptId) => rowsRef.current.filter((r) => r.id !== exceptId).map((r) => r[key]),
     disabled,
     slots,
-  }), [setCell, dicts, disabled, slots, columns, validateCell, refreshErrors]);
-
-  const optionsRef = useRef(context.optionsOf);
-  optionsRef.current = context.optionsOf;
+    portal: portalHost.render,
+  } satisfies TableContext);
   const send = useVxeSocket({ pageId: props.pageId, socketKey: props.socketKey, onUpdate: (rec) => liveUpdate(rec, true) });
   const liveUpdate = (record: Record<string, unknown>, hl = true) => {
     const { rows: next, hit } = applyLiveUpdate(rowsRef.current, record);
@@ -252,24 +263,25 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
     const firstLabel = (p: { node: { rowPinned?: string | null } | null; data?: Row }) => (p.node?.rowPinned ? String(p.data?.__footer ?? '') : undefined);
     if (rowNumber)
       defs.push({ colId: '__seq', headerName: '#', width: 60, minWidth: 60, pinned: 'left', editable: false, sortable: false, valueGetter: (p) => firstLabel(p) ?? (p.node?.rowIndex ?? 0) + 1 });
-    if (dragSort && !isTree) defs.push({ colId: '__drag', headerName: '', width: 40, minWidth: 40, rowDrag: (p) => !p.node.rowPinned && !disabled, pinned: 'left', sortable: false });
+    if (dragSort && !isTree) defs.push({ colId: '__drag', headerName: '', width: 40, minWidth: 40, cellRendererSelector: disabled ? undefined : dataCell(DragCell), pinned: 'left', sortable: false });
     if (isTree)
       defs.push({
         colId: '__expand', headerName: '', width: 60, minWidth: hasStats ? 60 : 40, pinned: 'left', sortable: false,
-        cellRenderer: (p: { data?: FlatRow; node: { rowPinned?: string | null } }) => {
+        cellRenderer: (p: ICellRendererParams<FlatRow>) => {
           const d = p.data;
-          if (!d || p.node.rowPinned || !d.__hasChildren) return null;
+          if (!d || p.node.rowPinned || !d.__hasChildren) return '';
           const open = expanded.has(d.id);
-          return (
-            <a aria-label={open ? '收起' : '展开'} style={{ paddingLeft: d.__level * 12 }} onClick={() => setExpanded((s) => {
-              const n = new Set(s);
-              if (open) n.delete(d.id);
-              else n.add(d.id);
-              return n;
-            })}>
-              {open ? '▾' : '▸'}
-            </a>
-          );
+          const a = document.createElement('a');
+          a.setAttribute('aria-label', open ? '收起' : '展开');
+          a.style.paddingLeft = `${d.__level * 12}px`;
+          a.textContent = open ? '▾' : '▸';
+          a.onclick = () => setExpanded((s) => {
+            const n = new Set(s);
+            if (open) n.delete(d.id);
+            else n.add(d.id);
+            return n;
+          });
+          return a;
         },
       });
     for (const c of columns) {
@@ -294,30 +306,30 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
       // Editors' look-alikes in always-edit mode: a box (and a drop-down mark for pickers) drawn by CSS on the plain value.
       const align = c.type === 'inputNumber' ? ' ag-right-aligned-cell' : '';
       const text = (d: ColDef<Row>, picker = false) => {
-        d.valueFormatter = (p) => (p.node?.rowPinned ? String(p.value ?? '') : displayText(c, p.value, optionsRef.current(c)));
+        d.valueFormatter = (p) => (p.node?.rowPinned ? String(p.value ?? '') : displayText(c, p.value, context.optionsOf(c)));
         d.cellClass = (p) => (p.node.rowPinned ? align : (alwaysEdit ? (picker ? 'j-cell-boxed j-cell-picker' : 'j-cell-boxed') : 'j-cell-text') + align);
       };
       if (TEXT_CELL_TYPES.has(c.type)) {
         if (c.type === 'inputNumber') def.type = 'rightAligned';
         if (alwaysEdit) {
-          // Always-edit: a live input is the editor.
+          // Always-edit: the cell's own input (InputCell) is the editor.
           def.editable = false;
-          def.cellRendererSelector = domCell(LiveInputCell);
+          def.cellRendererSelector = dataCell(InputCell);
           def.suppressKeyboardEvent = liveInputKeys;
           def.cellClass = (p) => (p.node.rowPinned ? align : 'j-cell-live' + align);
           def.valueFormatter = (p) => (c.type === 'inputNumber' ? groupThousands(p.value) : String(p.value ?? ''));
         } else {
-          def.cellEditor = InputEditor;
+          def.cellEditor = InputCellEditor;
           text(def);
           if (c.type === 'inputNumber') def.valueFormatter = (p) => groupThousands(p.value);
-          if (c.type === 'tags') def.cellRendererSelector = domCell(TagsCell);
+          if (c.type === 'tags') def.cellRendererSelector = dataCell(TagsCell);
         }
         defs.push(def);
         continue;
       }
       switch (c.type) {
         case 'textarea':
-          def.cellEditor = TextareaEditor;
+          def.cellEditor = TextareaCellEditor;
           def.cellEditorPopup = true;
           text(def);
           break;
@@ -328,51 +340,51 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
         case 'select-multiple':
         case 'list_multi':
         case 'select-dict-search':
-          def.cellEditor = SelectEditor;
+          def.cellEditor = SelectCellEditor;
           def.cellEditorPopup = true;
           text(def, true);
           break;
         case 'date':
         case 'datetime':
         case 'time':
-          def.cellEditor = DateEditor;
+          def.cellEditor = DateCellEditor;
           def.cellEditorPopup = true;
           text(def, true);
           break;
         case 'checkbox':
         case 'checkbox_meta':
           def.editable = false;
-          def.cellRendererSelector = domCell(CheckboxCell);
+          def.cellRendererSelector = dataCell(CheckboxCell);
           break;
         case 'radio':
           def.editable = false;
-          def.cellRendererSelector = domCell(RadioCell);
+          def.cellRendererSelector = dataCell(RadioCell);
           break;
         case 'upload':
         case 'file':
         case 'image':
           def.editable = false;
-          def.cellRenderer = UploadRenderer;
+          def.cellRendererSelector = dataCell(UploadCell);
           break;
         case 'sel_depart':
           def.editable = false;
-          def.cellRenderer = DepartRenderer;
+          def.cellRendererSelector = dataCell(DepartCell);
           break;
         case 'sel_user':
           def.editable = false;
-          def.cellRenderer = UserRenderer;
+          def.cellRendererSelector = dataCell(UserCell);
           break;
         case 'popup':
           def.editable = false;
-          def.cellRenderer = PopupRenderer;
+          def.cellRendererSelector = dataCell(PopupCell);
           break;
         case 'progress':
           def.editable = false;
-          def.cellRendererSelector = domCell(ProgressCell);
+          def.cellRendererSelector = dataCell(ProgressCell);
           break;
         case 'slot':
           def.editable = false;
-          def.cellRenderer = SlotRenderer;
+          def.cellRendererSelector = dataCell(SlotCell);
           break;
         default:
           break;
@@ -380,7 +392,7 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
       defs.push(def);
     }
     return defs;
-  }, [columns, rowNumber, dragSort, isTree, expanded, disabled, alwaysEdit]);
+  }, [columns, rowNumber, dragSort, isTree, expanded, disabled, alwaysEdit, context]);
   useEffect(() => {
     api.current?.refreshCells({ force: true });
   }, [dicts]);
@@ -388,10 +400,12 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
   // Grid props keep their identity between renders: a new getRowHeight re-measures every row, a new
   // rowSelection or selectionColumnDef rebuilds the columns.
   const getRowHeight = useCallback((p: RowHeightParams<Row>) => (p.node.rowPinned ? FOOTER_HEIGHT : SIZES[size]), [size]);
+  // Multiple selection: the header checkbox keeps the grid's selection column, its rows get SelectCell's
+  // plain-DOM checkbox instead of the grid's. Radio has no header checkbox: the grid's own checkboxes keep the column.
   const rowSelectionOptions = useMemo<RowSelectionOptions<Row> | undefined>(
     () =>
       rowSelection
-        ? { mode: rowSelection === 'radio' ? 'singleRow' : 'multiRow', checkboxes: (p) => !p.node.rowPinned, headerCheckbox: rowSelection !== 'radio', enableClickSelection: false, isRowSelectable: (n) => !!n.data && !n.rowPinned && !isDisabledRow(n.data, disabledRows) }
+        ? { mode: rowSelection === 'radio' ? 'singleRow' : 'multiRow', checkboxes: rowSelection === 'radio' && ((p) => !p.node.rowPinned), headerCheckbox: rowSelection !== 'radio', enableClickSelection: false, isRowSelectable: (n) => !!n.data && !n.rowPinned && !isDisabledRow(n.data, disabledRows) }
         : undefined,
     [rowSelection, disabledRows],
   );
@@ -433,7 +447,7 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
     cbs.current.onRemoved?.(gone, deleted.current);
   };
 
-  /** Writes what is being typed: ends the editor, blurs a focused live input (its change event writes). */
+  /** Writes what is being typed: ends the editor, blurs a focused always-edit input (its blur writes). */
   const flush = () => {
     api.current?.stopEditing();
     const a = document.activeElement;
@@ -460,17 +474,27 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
     gridApi: () => api.current,
   }));
 
-  const onCellValueChanged = (e: CellValueChangedEvent<Row>) => {
-    if (!e.data || e.node.rowPinned) return;
-    setCell(e.data.id, String(e.colDef.field), e.newValue, undefined, { v: e.oldValue });
-    send({ ...e.data, [String(e.colDef.field)]: e.newValue });
-  };
-
-  const onSelectionChanged = (e: SelectionChangedEvent<Row>) => {
-    const next = e.api.getSelectedRows().map((r) => r.id);
-    const selectable = display.filter((r) => !isDisabledRow(r, disabledRows)).length;
-    cbs.current.onSelectionChange?.(selectionChange(selected, next, rowsRef.current, selectable));
-    setSelected(next);
+  // Grid events, read through a ref: the grid keeps the handlers it was created with.
+  const events = useRef<Pick<GridOptions<Row>, 'onCellValueChanged' | 'onCellEditingStopped' | 'onSelectionChanged' | 'onRowDragEnd'>>({});
+  events.current = {
+    onCellValueChanged: (e: CellValueChangedEvent<Row>) => {
+      if (!e.data || e.node.rowPinned) return;
+      setCell(e.data.id, String(e.colDef.field), e.newValue, undefined, { v: e.oldValue });
+      send({ ...e.data, [String(e.colDef.field)]: e.newValue });
+    },
+    onCellEditingStopped: (e: CellEditingStoppedEvent<Row>) => {
+      // Blur: validate the cell that lost focus.
+      const c = columns.find((x) => x.key === e.colDef.field);
+      const r = e.data && rowsRef.current.find((x) => x.id === e.data!.id);
+      if (c && r) void validateCell(r, c).then(() => refreshErrors({ id: r.id, key: c.key }));
+    },
+    onSelectionChanged: (e: SelectionChangedEvent<Row>) => {
+      const next = e.api.getSelectedRows().map((r) => r.id);
+      const selectable = display.filter((r) => !isDisabledRow(r, disabledRows)).length;
+      cbs.current.onSelectionChange?.(selectionChange(selected, next, rowsRef.current, selectable));
+      setSelected(next);
+    },
+    onRowDragEnd,
   };
 
   const buttons = visibleButtons(toolbarButtons.filter((b) => isTree || (b !== 'expand' && b !== 'collapse')), authPre, hasAuth);
@@ -478,7 +502,57 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
   const headerHeight = Math.min(48, rowHeight);
   const contentHeight = headerHeight + display.length * rowHeight + footer.length * FOOTER_HEIGHT + 2;
   const height = Math.max(headerHeight + rowHeight + 2, Math.min(maxHeight, contentHeight));
-  const theme = useMemo(() => themeQuartz.withParams({ fontSize: size === 'medium' ? 14 : size === 'small' ? 13 : 12, headerFontWeight: 600, wrapperBorderRadius: 4 }), [size]);
+  // The theme's row height is what the grid assumes for rows getRowHeight has not been asked about yet:
+  // the real height, so a row measured as it scrolls in changes no row position or container height.
+  const theme = useMemo(() => themeQuartz.withParams({ fontSize: size === 'medium' ? 14 : size === 'small' ? 13 : 12, headerFontWeight: 600, wrapperBorderRadius: 4, rowHeight: SIZES[size] }), [size]);
+
+  // The vanilla grid (rows and cells are plain DOM, not React): created once, then given the options
+  // whose identity changed (as AgGridReact does with its props).
+  const options: GridOptions<Row> = {
+    theme,
+    rowData: display,
+    columnDefs: colDefs,
+    rowHeight,
+    getRowHeight,
+    headerHeight,
+    // Taller content than the box always shows the scrollbar: telling the grid spares it a forced layout on every scroll frame.
+    alwaysShowVerticalScroll: contentHeight > height,
+    pinnedBottomRowData: footer,
+    suppressClickEdit: disabled,
+    rowClassRules,
+    rowSelection: rowSelectionOptions,
+    selectionColumnDef: rowSelection === 'radio' ? SELECTION_COLUMN : SELECTION_COLUMN_DOM,
+    rowDragManaged: dragSort && !isTree,
+  };
+  const given = useRef(options);
+  const gridBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const a = createGrid<Row>(gridBox.current!, {
+      ...given.current,
+      context,
+      getRowId: rowIdOf,
+      rowBuffer: ROW_BUFFER,
+      animateRows: false,
+      singleClickEdit: true,
+      stopEditingWhenCellsLoseFocus: true,
+      tooltipShowDelay: 0,
+      localeText: LOCALE,
+      onCellValueChanged: (e) => events.current.onCellValueChanged?.(e),
+      onCellEditingStopped: (e) => events.current.onCellEditingStopped?.(e),
+      onSelectionChanged: (e) => events.current.onSelectionChanged?.(e),
+      onRowDragEnd: (e) => events.current.onRowDragEnd?.(e),
+    });
+    api.current = a;
+    return () => {
+      api.current = undefined;
+      a.destroy();
+    };
+  }, [context]);
+  useEffect(() => {
+    const changed = Object.fromEntries(Object.entries(options).filter(([k, v]) => given.current[k as keyof GridOptions<Row>] !== v));
+    given.current = options;
+    if (Object.keys(changed).length) api.current?.updateGridOptions(changed);
+  });
 
   return (
     <div ref={root} className={`j-editable-table j-editable-table-${size}`}>
@@ -527,42 +601,8 @@ export const JEditableTable = forwardRef<JEditableTableApi, JEditableTableProps>
           {selected.length > 0 && <span>已选择 {selected.length} 项</span>}
         </Space>
       )}
-      <div style={{ height }}>
-        <AgGridReact<Row>
-          theme={theme}
-          rowData={display}
-          columnDefs={colDefs}
-          context={context}
-          getRowId={rowIdOf}
-          rowHeight={rowHeight}
-          getRowHeight={getRowHeight}
-          headerHeight={headerHeight}
-          rowBuffer={ROW_BUFFER}
-          // Taller content than the box always shows the scrollbar: telling the grid spares it a forced layout on every scroll frame.
-          alwaysShowVerticalScroll={contentHeight > height}
-          animateRows={false}
-          pinnedBottomRowData={footer}
-          singleClickEdit
-          stopEditingWhenCellsLoseFocus
-          suppressClickEdit={disabled}
-          tooltipShowDelay={0}
-          rowClassRules={rowClassRules}
-          rowSelection={rowSelectionOptions}
-          selectionColumnDef={SELECTION_COLUMN}
-          rowDragManaged={dragSort && !isTree}
-          onRowDragEnd={onRowDragEnd}
-          onGridReady={(e: GridReadyEvent<Row>) => (api.current = e.api)}
-          onCellValueChanged={onCellValueChanged}
-          onCellEditingStopped={(e) => {
-            // Blur: validate the cell that lost focus.
-            const c = columns.find((x) => x.key === e.colDef.field);
-            const r = e.data && rowsRef.current.find((x) => x.id === e.data!.id);
-            if (c && r) void validateCell(r, c).then(() => refreshErrors({ id: r.id, key: c.key }));
-          }}
-          onSelectionChanged={onSelectionChanged}
-          localeText={LOCALE}
-        />
-      </div>
+      <div ref={gridBox} style={{ height }} />
+      {portals}
     </div>
   );
 });

@@ -1,9 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { createElement, useEffect, useRef, useState, type ComponentType } from 'react';
 import { DatePicker, Input, Progress, Select, TimePicker, Tooltip } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
-import type { CustomCellEditorProps, CustomCellRendererProps } from 'ag-grid-react';
+import type { ICellEditorComp, ICellEditorParams, ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
 import { fileUrl, http } from '@/http/client';
 import { cellFileName, joinMulti, splitMulti, userLabel } from '../logic/inputs';
 import { validateValueSync } from '../logic/validation';
@@ -14,6 +13,7 @@ import { JSelectUser } from '../pickers/JSelectUser';
 import { JPopup } from '../pickers/JPopup';
 import { DATE_FORMAT, DATETIME_FORMAT, TIME_FORMAT } from '../inputs/JDate';
 import { cellText, cellTextValue, cellTyping, type EditColumn, type Option, type Row } from './model';
+import type { PortalHost } from './portals';
 
 /** What the table passes to its cells through the grid context. */
 export interface TableContext {
@@ -25,10 +25,66 @@ export interface TableContext {
   columnValues: (key: string, exceptId?: string) => unknown[];
   disabled: boolean;
   slots: Record<string, (p: { row: Row; column: EditColumn; value: unknown }) => React.ReactNode>;
+  /** Renders React content into grid-owned DOM (React cells and editors). */
+  portal: PortalHost['render'];
 }
 
-type EditorProps = CustomCellEditorProps<Row, unknown, TableContext> & { column: EditColumn };
-type RendererProps = CustomCellRendererProps<Row, unknown, TableContext> & { column: EditColumn };
+/** Cell parameters; `column` is the table's column (given as cellRendererParams / cellEditorParams). */
+type RendererProps = ICellRendererParams<Row, unknown, TableContext> & { column: EditColumn };
+type EditorParams = ICellEditorParams<Row, unknown, TableContext> & { column: EditColumn };
+type EditorProps = EditorParams & { onValueChange: (value: unknown) => void };
+
+/** A React cell (antd pickers, slots) in the plain-DOM grid: a portal of the table into the cell. */
+export function reactCell(component: ComponentType<RendererProps>) {
+  return class ReactCell implements ICellRendererComp<Row> {
+    private el = reactBox();
+    private p!: RendererProps;
+    init(p: RendererProps) {
+      this.refresh(p);
+    }
+    getGui() {
+      return this.el;
+    }
+    refresh(p: RendererProps) {
+      this.p = p;
+      p.context.portal(this.el, createElement(component, p));
+      return true;
+    }
+    destroy() {
+      this.p.context.portal(this.el, null);
+    }
+  };
+}
+
+/** A React cell editor: a portal of the table into the editor's box; the value is the last `onValueChange`. */
+export function reactEditor(component: ComponentType<EditorProps>) {
+  return class ReactEditor implements ICellEditorComp<Row> {
+    private el = reactBox();
+    private p!: EditorParams;
+    private value: unknown;
+    init(p: EditorParams) {
+      this.p = p;
+      this.value = p.value;
+      p.context.portal(this.el, createElement(component, { ...p, onValueChange: (v: unknown) => (this.value = v) }));
+    }
+    getGui() {
+      return this.el;
+    }
+    getValue() {
+      return this.value;
+    }
+    destroy() {
+      this.p.context.portal(this.el, null);
+    }
+  };
+}
+
+/** The box a portal renders into: no box of its own, its content lays out as the cell's child. */
+function reactBox() {
+  const el = document.createElement('div');
+  el.style.display = 'contents';
+  return el;
+}
 
 const textOf = (opts: Option[], v: string) => opts.find((o) => o.value === v)?.text ?? opts.find((o) => o.value === v)?.title ?? opts.find((o) => o.value === v)?.label ?? v;
 const labelOf = (o: Option) => o.text ?? o.title ?? o.label ?? o.value;
@@ -159,8 +215,6 @@ export function displayText(c: EditColumn, v: unknown, opts: Option[]): string {
   return String(v);
 }
 
-type DomParams = ICellRendererParams<Row, unknown, TableContext> & { column: EditColumn };
-
 /**
  * Cells drawn with plain DOM (AG Grid JavaScript cell components, no React): hundreds of these are
  * created while scrolling 1,000 rows, and a DOM cell costs a fraction of a React renderer.
@@ -169,9 +223,9 @@ type DomParams = ICellRendererParams<Row, unknown, TableContext> & { column: Edi
  * (validation, onChange, live-update socket).
  */
 abstract class DomCell<E extends HTMLElement = HTMLElement> implements ICellRendererComp<Row> {
-  protected p!: DomParams;
+  protected p!: RendererProps;
   protected el!: E;
-  init(p: DomParams) {
+  init(p: RendererProps) {
     this.p = p;
     this.el = this.create();
     this.show();
@@ -179,7 +233,7 @@ abstract class DomCell<E extends HTMLElement = HTMLElement> implements ICellRend
   getGui() {
     return this.el;
   }
-  refresh(p: DomParams) {
+  refresh(p: RendererProps) {
     this.p = p;
     this.show();
     return true;
@@ -195,21 +249,51 @@ abstract class DomCell<E extends HTMLElement = HTMLElement> implements ICellRend
 }
 
 /**
- * Always-edit text cell: a live native input. Typing goes straight in with the SPEC §5 typing rules
- * (`cellTyping`: number rule, tags semicolon rule) and sync validation on every keystroke; the value
- * is written on change (Enter, blur, keyboard navigation away). Escape restores the written value.
- * Keyboard focus arriving at the grid cell (Tab, arrows) moves into the input.
+ * Always-edit text cell: a box that looks like an input (`j-cell-input`, the value as text) and turns
+ * into a real input when it gets focus — a click (caret where clicked) or the grid's keyboard focus
+ * arriving (Tab, arrows: caret at the end) — so scrolling never builds inputs. In the input, typing
+ * goes straight in with the SPEC §5 typing rules (`cellTyping`: number rule, tags semicolon rule) and
+ * sync validation on every keystroke; the value is written on change (Enter, blur, keyboard
+ * navigation away) and the box comes back on blur. Escape restores the written value.
  */
-export class LiveInputCell extends DomCell<HTMLInputElement> {
+export class InputCell extends DomCell<HTMLDivElement> {
+  private input?: HTMLInputElement;
   private text = '';
   private written = '';
-  private focusIn = () => this.el.focus();
+  private focusIn = () => this.activate();
+  private pointerIn = (e: MouseEvent) => {
+    if (this.input || this.off || e.button !== 0) return;
+    // No default focus on the grid cell: the input takes it, with the caret where the text was clicked.
+    e.preventDefault();
+    const at = document.caretPositionFromPoint?.(e.clientX, e.clientY);
+    this.activate(at && this.el.contains(at.offsetNode) ? at.offset : undefined);
+  };
   protected create() {
-    const i = document.createElement('input');
+    const box = document.createElement('div');
     const c = this.p.column;
-    i.className = 'j-cell-input';
+    box.className = 'j-cell-input j-cell-box';
+    if (c.placeholder) box.dataset.placeholder = c.placeholder;
+    this.p.eGridCell.addEventListener('focus', this.focusIn);
+    this.p.eGridCell.addEventListener('mousedown', this.pointerIn);
+    return box;
+  }
+  protected show() {
+    this.el.classList.toggle('j-cell-disabled', this.off);
+    const t = cellText(this.p.value);
+    // An input being typed in keeps its text unless the value changed elsewhere.
+    if (t !== this.written || !this.input) this.set(t);
+  }
+  destroy() {
+    this.p.eGridCell.removeEventListener('focus', this.focusIn);
+    this.p.eGridCell.removeEventListener('mousedown', this.pointerIn);
+  }
+  private activate(caret = this.text.length) {
+    if (this.input || this.off) return;
+    const c = this.p.column;
+    const i = document.createElement('input');
     i.type = 'text';
     i.spellcheck = false;
+    i.value = this.text;
     i.setAttribute('aria-label', c.title);
     if (c.placeholder) i.placeholder = c.placeholder;
     if (c.type === 'inputNumber') i.inputMode = 'decimal';
@@ -219,32 +303,31 @@ export class LiveInputCell extends DomCell<HTMLInputElement> {
       this.text = next;
       this.mark(textError(this.p, next));
     });
-    i.addEventListener('blur', () => this.commit());
+    i.addEventListener('blur', () => {
+      this.commit();
+      this.input = undefined;
+      this.el.textContent = this.text;
+    });
     i.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') this.commit();
       else if (e.key === 'Escape') this.set(this.written);
     });
-    this.p.eGridCell.addEventListener('focus', this.focusIn);
-    return i;
-  }
-  protected show() {
-    this.el.disabled = this.off;
-    const t = cellText(this.p.value);
-    // A focused input keeps what is being typed unless the value changed elsewhere.
-    if (t !== this.written || document.activeElement !== this.el) this.set(t);
-  }
-  destroy() {
-    this.p.eGridCell.removeEventListener('focus', this.focusIn);
+    this.input = i;
+    this.el.replaceChildren(i);
+    i.focus({ preventScroll: true });
+    i.setSelectionRange(caret, caret);
   }
   private set(t: string) {
     this.written = t;
     this.text = t;
-    if (this.el.value !== t) this.el.value = t;
+    if (!this.input) this.el.textContent = t;
+    else if (this.input.value !== t) this.input.value = t;
     this.mark(undefined);
   }
   private mark(error: string | undefined) {
     this.el.classList.toggle('j-cell-input-error', !!error);
-    this.el.title = error ?? '';
+    if (error) this.el.title = error;
+    else if (this.el.title) this.el.removeAttribute('title');
   }
   private commit() {
     const v = cellTextValue(this.p.column.type, this.text);
@@ -255,6 +338,66 @@ export class LiveInputCell extends DomCell<HTMLInputElement> {
     }
     this.set(t);
     this.write(v);
+  }
+}
+
+/**
+ * The selection column's checkbox: AG Grid's look (its checkbox classes; the cell has class
+ * ag-selection-checkbox) drawn with plain DOM — the grid's own is a component of six elements built
+ * for every row that scrolls in. Follows the row's selection and selectability.
+ */
+export class SelectCell implements ICellRendererComp<Row> {
+  private p!: ICellRendererParams<Row>;
+  private box = document.createElement('div');
+  private input = document.createElement('input');
+  private sync = () => {
+    const on = !!this.p.node.isSelected();
+    const off = !this.p.node.selectable;
+    this.input.checked = on;
+    this.input.disabled = off;
+    this.box.className = `ag-wrapper ag-input-wrapper ag-checkbox-input-wrapper${on ? ' ag-checked' : ''}${off ? ' ag-disabled' : ''}`;
+  };
+  init(p: ICellRendererParams<Row>) {
+    this.p = p;
+    this.input.type = 'checkbox';
+    this.input.className = 'ag-input-field-input ag-checkbox-input';
+    this.input.tabIndex = -1;
+    this.input.setAttribute('aria-label', '选择行');
+    this.input.addEventListener('change', () => this.p.node.setSelected(this.input.checked));
+    this.box.append(this.input);
+    p.node.addEventListener('rowSelected', this.sync);
+    p.node.addEventListener('selectableChanged', this.sync);
+    this.sync();
+  }
+  getGui() {
+    return this.box;
+  }
+  refresh(p: ICellRendererParams<Row>) {
+    this.p = p;
+    this.sync();
+    return true;
+  }
+  destroy() {
+    this.p.node.removeEventListener('rowSelected', this.sync);
+    this.p.node.removeEventListener('selectableChanged', this.sync);
+  }
+}
+
+/**
+ * The row drag handle: AG Grid's look (its handle and grip icon classes) on one element registered as
+ * the row's dragger — the grid's own handle column builds five elements for every row.
+ */
+export class DragCell implements ICellRendererComp<Row> {
+  private el = document.createElement('span');
+  init(p: ICellRendererParams<Row>) {
+    this.el.className = 'ag-drag-handle ag-row-drag ag-icon ag-icon-grip';
+    p.registerRowDragger(this.el);
+  }
+  getGui() {
+    return this.el;
+  }
+  refresh() {
+    return true;
   }
 }
 
@@ -438,3 +581,13 @@ export function SlotRenderer(p: RendererProps) {
 }
 
 export { userLabel };
+
+export const UploadCell = reactCell(UploadRenderer);
+export const DepartCell = reactCell(DepartRenderer);
+export const UserCell = reactCell(UserRenderer);
+export const PopupCell = reactCell(PopupRenderer);
+export const SlotCell = reactCell(SlotRenderer);
+export const InputCellEditor = reactEditor(InputEditor);
+export const TextareaCellEditor = reactEditor(TextareaEditor);
+export const SelectCellEditor = reactEditor(SelectEditor);
+export const DateCellEditor = reactEditor(DateEditor);

@@ -72,7 +72,7 @@ function ModeTable({ alwaysEdit, testId }: { alwaysEdit: boolean; testId: string
     </div>
   );
 }
-/** Always-edit (live inputs) next to click-to-edit (values; an editor on click). */
+/** Always-edit (input look-alikes that become inputs on focus) next to click-to-edit (values; an editor on click). */
 export const EditModes: S = {
   render: () => (
     <>

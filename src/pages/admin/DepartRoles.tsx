@@ -1,12 +1,13 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { App, Button, Checkbox, Drawer, Empty, Form, Input, Modal, Popconfirm, Space, Spin, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { http, type PageResult } from '@/http/client';
 import { PermissionTreeAssign } from '@widgets/admin/PermissionTreeAssign';
+import { DataRuleAssign, type DataRuleUrls } from './RoleDataRule';
 
 type Row = Record<string, unknown>;
 
-/** 部门角色: the roles of one department (add/edit/delete, 授权 within the department's permissions). */
+/** 部门角色: the roles of one department (add/edit/delete, 授权 within the department's permissions, 数据规则). */
 export function DepartRoles({ departId }: { departId: string }) {
   const { message } = App.useApp();
   const [rows, setRows] = useState<Row[]>([]);
@@ -18,6 +19,7 @@ export function DepartRoles({ departId }: { departId: string }) {
   const [loading, setLoading] = useState(false);
   const [editing, setEditing] = useState<Row | null>(null);
   const [granting, setGranting] = useState<Row | null>(null);
+  const [ruling, setRuling] = useState<Row | null>(null);
   const [saving, setSaving] = useState(false);
   const [form] = Form.useForm();
 
@@ -72,11 +74,12 @@ export function DepartRoles({ departId }: { departId: string }) {
     { title: '描述', dataIndex: 'description', ellipsis: true },
     { title: '创建时间', dataIndex: 'createTime', width: 160 },
     {
-      title: '操作', key: 'action', width: 150, align: 'center',
+      title: '操作', key: 'action', width: 200, align: 'center',
       render: (_: unknown, r: Row) => (
         <Space size="middle">
           <a onClick={() => open(r)}>编辑</a>
           <a onClick={() => setGranting(r)}>授权</a>
+          <a onClick={() => setRuling(r)}>数据规则</a>
           <Popconfirm title="确定删除吗?" onConfirm={() => void remove([String(r.id)])}>
             <a>删除</a>
           </Popconfirm>
@@ -155,8 +158,26 @@ export function DepartRoles({ departId }: { departId: string }) {
           />
         )}
       </Drawer>
+      <Drawer title={`数据规则${ruling ? ` — ${String(ruling.roleName)}` : ''}`} width={600} open={!!ruling} onClose={() => setRuling(null)} destroyOnHidden>
+        {ruling && <DeptRoleDataRule departId={departId} roleId={String(ruling.id)} onDone={() => setRuling(null)} />}
+      </Drawer>
     </div>
   );
+}
+
+/** 数据规则 of a department role: per menu of its grant, the rules that narrow its users' rows. */
+function DeptRoleDataRule({ departId, roleId, onDone }: { departId: string; roleId: string; onDone: () => void }) {
+  const urls = useMemo<DataRuleUrls>(
+    () => ({
+      tree: '/sys/sysDepartPermission/queryTreeListForDeptRole',
+      treeParams: { departId },
+      rules: (p) => `/sys/sysDepartPermission/datarule/${encodeURIComponent(p)}/${encodeURIComponent(departId)}/${encodeURIComponent(roleId)}`,
+      save: '/sys/sysDepartPermission/datarule',
+      saveBody: { departId, roleId },
+    }),
+    [departId, roleId],
+  );
+  return <DataRuleAssign urls={urls} onDone={onDone} />;
 }
 
 /** 分配部门角色: the department roles one department user holds. */

@@ -23,10 +23,31 @@ const withRules = (nodes: PermNode[], path: string[] = []): Array<{ value: strin
     ...withRules(n.children ?? [], [...path, n.title]),
   ]);
 
+/** Where one kind of role keeps its data rules: a role's, or a department role's (within its department's menus). */
+export interface DataRuleUrls {
+  /** The authorisation tree (menus with `ruleFlag`). */
+  tree: string;
+  treeParams?: Record<string, string>;
+  /** GET: the menu's rules and the ticked ones (`{ datarule, drChecked }`). */
+  rules: (permissionId: string) => string;
+  /** POST `{ ...saveBody, permissionId, dataRuleIds }`. */
+  save: string;
+  saveBody: Record<string, string>;
+}
+
 /** 数据规则 of a role (part of 授权): per menu with data rules, which rules apply to the role's users. */
 export function RoleDataRule({ record, onDone }: { record?: Row; onDone?: () => void }) {
-  const { message } = App.useApp();
   const roleId = String(record?.id ?? '');
+  const urls = useMemo<DataRuleUrls>(
+    () => ({ tree: '/sys/role/queryTreeList', rules: (p) => `/sys/role/datarule/${encodeURIComponent(p)}/${encodeURIComponent(roleId)}`, save: '/sys/role/datarule', saveBody: { roleId } }),
+    [roleId],
+  );
+  return <DataRuleAssign urls={urls} onDone={onDone} />;
+}
+
+/** Picks a menu that has data rules, then the rules that apply to one role's users of it. */
+export function DataRuleAssign({ urls, onDone }: { urls: DataRuleUrls; onDone?: () => void }) {
+  const { message } = App.useApp();
   const [menus, setMenus] = useState<Array<{ value: string; label: string }> | null>(null);
   const [permissionId, setPermissionId] = useState<string>();
   const [rules, setRules] = useState<RuleRow[] | null>(null);
@@ -35,17 +56,17 @@ export function RoleDataRule({ record, onDone }: { record?: Row; onDone?: () => 
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {
-    void http.get<{ treeList: PermNode[] }>('/sys/role/queryTreeList').then((r) => {
+    void http.get<{ treeList: PermNode[] }>(urls.tree, urls.treeParams).then((r) => {
       if (!r.success) message.warning(r.message);
       setMenus(withRules(r.result?.treeList ?? []));
     });
-  }, [message]);
+  }, [urls, message]);
   useEffect(() => {
     if (!permissionId) return;
     let live = true;
     setRules(null);
     setNote(undefined);
-    void http.get<{ datarule: RuleRow[]; drChecked: string }>(`/sys/role/datarule/${encodeURIComponent(permissionId)}/${encodeURIComponent(roleId)}`).then((r) => {
+    void http.get<{ datarule: RuleRow[]; drChecked: string }>(urls.rules(permissionId)).then((r) => {
       if (!live) return;
       if (!r.success) {
         setRules([]);
@@ -58,7 +79,7 @@ export function RoleDataRule({ record, onDone }: { record?: Row; onDone?: () => 
     return () => {
       live = false;
     };
-  }, [permissionId, roleId]);
+  }, [permissionId, urls]);
 
   const options = useMemo(
     () => (rules ?? []).map((r) => ({ value: r.id, label: `${r.ruleName}（${r.ruleColumn ?? ''} ${r.ruleConditions ?? ''} ${r.ruleValue ?? ''}）` })),
@@ -67,7 +88,7 @@ export function RoleDataRule({ record, onDone }: { record?: Row; onDone?: () => 
   const save = async () => {
     setSaving(true);
     try {
-      const r = await http.post('/sys/role/datarule', { roleId, permissionId, dataRuleIds: checked.join(',') });
+      const r = await http.post(urls.save, { ...urls.saveBody, permissionId, dataRuleIds: checked.join(',') });
       if (r.success) {
         message.success(r.message || '数据规则保存成功！');
         onDone?.();
