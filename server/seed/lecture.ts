@@ -63,7 +63,7 @@ export async function seedLectureBase(ctx: ServerContext) {
   });
   await insertMany(db, 'sup_classroom', rooms);
 
-  const colleges = (await db.selectFrom('sys_depart').select(['id', 'org_code', 'depart_name']).where('depart_type', '=', '1').where('parent_id', 'is not', null).execute())
+  const colleges = (await db.selectFrom('sys_depart').select(['id', 'org_code', 'depart_name']).where('depart_type', '=', '1').where('parent_id', 'is not', null).orderBy('org_code').execute())
     .filter((d) => String(d.org_code).length === 6);
   const teachers = await sql<{ id: string; org_code: string; realname: string }>`
     select u.id, u.org_code, u.realname from sys_user u join sys_user_role ur on ur.user_id = u.id join sys_role r on r.id = ur.role_id
@@ -152,15 +152,17 @@ export async function seedLectureRecords(ctx: ServerContext, scale = 1, seed = 7
   const terms = await db.selectFrom('sup_term').select(['id', 'code', 'start_date', 'is_current']).orderBy('start_date').execute();
   const set = await db.selectFrom('sup_index_set').select('id').where('status', '=', 'PUBLISHED').where('lesson_kind', '=', 'THEORY').executeTakeFirst();
   if (!terms.length || !set) return;
-  const leaves = (await db.selectFrom('sup_index').select(['id', 'name', 'max_score', 'parent_id']).where('set_id', '=', set.id).where('level', '=', 2).orderBy('parent_id').orderBy('sort').execute())
+  const leaves = (await db.selectFrom('sup_index').select(['id', 'name', 'max_score', 'parent_id']).where('set_id', '=', set.id).where('level', '=', 2).orderBy('code').execute())
     .map((l) => ({ id: String(l.id), name: String(l.name), max: Number(l.max_score) }));
   const listeners = (await sql<{ id: string; realname: string; org_code: string; listener_category: string; username: string }>`
     select id, realname, org_code, listener_category, username from sys_user where listener_category is not null and del_flag = 0 order by username`.execute(db)).rows;
+  // Lessons in a stable order (ids are random), so one seed always makes the same records.
   const lines = (await sql<Record<string, unknown>>`
     select s.id, s.term_id, s.task_id, s.weekday, s.start_section, s.end_section, s.week_mask, s.classroom_id, r.name as room_name,
            k.teacher_id, k.course_id, k.course_name, k.class_names, k.student_count, u.realname as teacher_name, u.org_code as teacher_org
     from sup_course_schedule s join sup_course_task k on k.id = s.task_id join sys_user u on u.id = k.teacher_id
-    left join sup_classroom r on r.id = s.classroom_id order by s.id`.execute(db)).rows;
+    join sup_term t on t.id = s.term_id left join sup_classroom r on r.id = s.classroom_id
+    order by t.code, k.course_code, k.seq_no, s.weekday, s.start_section, s.id`.execute(db)).rows;
   if (!listeners.length || !lines.length) return;
   const quality = new Map<string, number>();
   const q = (t: string) => quality.get(t) ?? quality.set(t, 72 + rand() * 24).get(t)!;
