@@ -1,7 +1,5 @@
 import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Checkbox, Col, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space, Table } from 'antd';
-import type { TableProps } from 'antd';
-import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
+import { Alert, App, Button, Card, Checkbox, Col, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space } from 'antd';
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { http, type Envelope } from '@/http/client';
@@ -16,6 +14,7 @@ import { ListQueryContext } from './listQuery';
 import { queryParams } from './listRequest';
 import { LazyDropdown, LazyPopconfirm, LazyTooltip } from '@/components/LazyOverlay';
 import './cells';
+import { DataTable, type DataColumn, type SortOrder } from './DataTable';
 import { lazyWidget } from '@widgets/index';
 
 const FormModal = lazy(() => import('./FormModal'));
@@ -475,8 +474,8 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   }, [runAction]);
   const runStable = useCallback((a: ActionSchema, r?: Row) => runRef.current(a, r), []);
 
-  const columns = useMemo<ColumnsType<Row>>(() => {
-    const cols: ColumnsType<Row> = (schema.columns ?? [])
+  const columns = useMemo<DataColumn[]>(() => {
+    const cols: DataColumn[] = (schema.columns ?? [])
       .filter((c) => !c.hidden && !hidden.includes(c.dataIndex))
       .map((c) => ({
         key: c.dataIndex,
@@ -485,7 +484,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
         width: c.width,
         fixed: c.fixed,
         align: c.align ?? 'center',
-        sorter: c.sorter ? true : undefined,
+        sorter: !!c.sorter,
         sortOrder: sort.column === c.dataIndex ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
         render: renderCell(c, dicts),
       }));
@@ -503,15 +502,16 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     return cols;
   }, [schema, hidden, sort, dicts, rowActions, cond, runStable]);
 
-  const onChange: TableProps<Row>['onChange'] = (pg, _filters, sorter) => {
-    const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row> | undefined;
-    const column = s?.order ? String(s.field ?? s.columnKey) : (schema.defaultSort?.column ?? 'createTime');
-    const order = s?.order ? (s.order === 'ascend' ? 'asc' : 'desc') : (schema.defaultSort?.order ?? 'desc');
-    if (column !== sort.column || order !== sort.order) setSort({ column, order });
-    if (pg.pageSize && pg.pageSize !== pageSize) {
-      setPageSize(pg.pageSize);
+  // A header's next order (none: the schema's default sort), from the first page.
+  const onSort = (field: string, next: SortOrder) => {
+    setSort(next ? { column: field, order: next === 'ascend' ? 'asc' : 'desc' } : (schema.defaultSort ?? { column: 'createTime', order: 'desc' }));
+    setCurrent(1);
+  };
+  const onPage = (page: number, size: number) => {
+    if (size !== pageSize) {
+      setPageSize(size);
       setCurrent(1);
-    } else if (pg.current) setCurrent(pg.current);
+    } else setCurrent(page);
   };
 
   // The widget library's advanced query builder (高级查询; it keeps its own active state).
@@ -602,21 +602,18 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
         />
       )}
       <ListQueryContext.Provider value={listParams}>
-        <Table<Row>
-          size="middle"
-          bordered
+        <DataTable
           rowKey={rowKey}
           columns={columns}
           dataSource={rows}
           loading={loading}
-          scroll={{ x: 'max-content' }}
-          onChange={onChange}
-          expandable={tree ? { onExpand: (open, r) => void expand(open, r) } : undefined}
-          rowSelection={batch.length > 0 || schema.selection ? { selectedRowKeys: selected, onChange: setSelected } : undefined}
+          onSort={onSort}
+          onExpand={tree ? (open, r) => void expand(open, r) : undefined}
+          selection={batch.length > 0 || schema.selection ? { selectedRowKeys: selected, onChange: setSelected } : undefined}
           pagination={
             schema.data
               ? { pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal }
-              : { current, pageSize, total, pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal }
+              : { current, pageSize, total, pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal, onChange: onPage }
           }
         />
       </ListQueryContext.Provider>
