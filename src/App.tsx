@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
 import { Provider as MotionProvider } from 'rc-motion';
 import { PageSpin } from '@/components/PageSpin';
@@ -36,7 +36,9 @@ const MainApp = lazy(() => {
 
 function FeedbackBridge() {
   const api = AntApp.useApp();
-  setFeedback(api);
+  // Once committed: a render React throws away (the first render is a transition that may suspend)
+  // would take what is shown with it.
+  useLayoutEffect(() => setFeedback(api), [api]);
   return null;
 }
 

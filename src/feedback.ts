@@ -12,7 +12,7 @@ export function setFeedback(api: useAppProps) {
   feedback.message = api.message;
   feedback.notification = api.notification;
   feedback.modal = api.modal;
-  // After this render (setFeedback runs while <App> renders; showing updates antd's holders).
+  // After this commit (setFeedback runs in <App>'s layout effects; showing updates antd's holders).
   if (waiting.length) setTimeout(() => waiting.splice(0).forEach((show) => show()));
 }
 

@@ -1,15 +1,19 @@
 // First: its requests leave before the rest of the entry is evaluated (src/boot.ts).
 import { layoutAtBoot } from './boot';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import 'antd/dist/reset.css';
 
+// A transition: the first render (the whole layout and page, ~0.2 s) yields, so the page's early
+// requests (src/session/prefetch.ts) go out as soon as their answers come in, not after it.
 const render = () =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  startTransition(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   );
 // A signed-in visit renders once its main layout and renderer are there (src/boot.ts); index.html shows a spinner meanwhile.
 if (layoutAtBoot) void layoutAtBoot.then(render);

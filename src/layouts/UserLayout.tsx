@@ -2,6 +2,7 @@ import { Link, Outlet } from 'react-router-dom';
 import { Suspense } from 'react';
 import { Spin } from 'antd';
 import { APP_TITLE, COPYRIGHT } from '@/branding';
+import logo from '@/assets/logo.svg?inline';
 import './user-layout.css';
 
 /** Login layout (SPEC §2): logo linking to /, application title, nested content. */
@@ -11,7 +12,7 @@ export function UserLayout() {
       <div className="user-layout-main">
         <div className="user-layout-top">
           <Link to="/" className="user-layout-brand">
-            <img src="/logo.svg" alt="logo" className="user-layout-logo" />
+            <img src={logo} alt="logo" className="user-layout-logo" />
             <span className="user-layout-title">{APP_TITLE}</span>
           </Link>
           <div className="user-layout-desc">督导听课 · 评价 · 统计 · 整改，一站式课堂教学质量保障平台</div>

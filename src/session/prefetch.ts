@@ -39,6 +39,8 @@ const listed = new Set<string>();
 interface Boot {
   path: string;
   pageId?: string;
+  /** GET /schema/route in flight (the page was unknown at boot). */
+  route?: Promise<Envelope | undefined>;
 }
 let boot: Boot | undefined;
 
@@ -79,6 +81,18 @@ export function quietGet(url: string, params?: Record<string, unknown>): Promise
     .then((r) => (r.status === 200 && r.data && typeof r.data === 'object' ? r.data : undefined), () => undefined);
 }
 
+/** GET /schema/route's answer: the page a path leads to, with its schema. */
+interface RouteAnswer {
+  component?: string;
+  schema?: unknown;
+}
+
+/** The schema envelope inside a /schema/route answer, when it leads to `pageId`. */
+function routeSchema(r: Envelope | undefined, pageId: string): Envelope | undefined {
+  const found = r?.success ? (r.result as RouteAnswer | null) : undefined;
+  return found?.component === pageId && found.schema ? { ...r!, result: found.schema } : undefined;
+}
+
 /**
  * At boot, signed in, on `path` (URL `search`): when this user's previous menu routed `path` to a
  * page, starts that page's early requests (quiet guesses) at once; otherwise (a first visit on this
@@ -98,11 +112,12 @@ export function startBootPrefetch(path: string, search: string): Promise<string 
     warmPage(known, search, true);
     return Promise.resolve(known);
   }
-  return quietGet('/schema/route', { path: at }).then((r) => {
-    const found = r?.success ? (r.result as { component?: string; schema?: unknown } | null) : undefined;
+  ask.route = quietGet('/schema/route', { path: at });
+  return ask.route.then((r) => {
+    const found = r?.success ? (r.result as RouteAnswer | null) : undefined;
     if (boot !== ask || !found?.component || !found.schema) return undefined;
     ask.pageId = found.component;
-    startSchema(found.component, Promise.resolve({ ...r!, result: found.schema }));
+    startSchema(found.component, Promise.resolve(routeSchema(r, found.component)));
     warmPage(found.component, search, true);
     return found.component;
   });
@@ -113,11 +128,15 @@ export function startBootPrefetch(path: string, search: string): Promise<string 
  * remembers the map for the next boot, and returns the page id it routes `path` to.
  */
 export function onMenu(routes: Record<string, string>, path: string): string | undefined {
+  const pageId = routes[normalPath(path)];
+  // The menu answered before the boot's route question: its answer carries this page's schema when it
+  // leads the path to the same page (else the schema is asked for on its own).
+  const route = boot?.route && !boot.pageId && boot.path === normalPath(path) ? boot.route : undefined;
   if (boot && routes[boot.path] !== boot.pageId) dropEarly();
   boot = undefined;
   // The page's schema request goes out now, without waiting for the warmer's chunk (which takes it over).
-  const pageId = routes[normalPath(path)];
-  if (pageId && !fresh(schemas.get(pageId))) startSchema(pageId);
+  if (pageId && !fresh(schemas.get(pageId)))
+    startSchema(pageId, route?.then((r) => routeSchema(r, pageId) ?? quietGet(`/schema/page/${pageId}`)));
   const user = currentUser();
   if (user)
     try {

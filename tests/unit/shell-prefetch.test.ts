@@ -85,20 +85,33 @@ describe('boot prefetch (src/session/prefetch.ts)', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('guesses nothing where the server routes no schema page, and ignores its answer when the menu came first', async () => {
+  it('guesses nothing where the server routes no schema page', async () => {
     signIn('u1');
     await expect(startBootPrefetch('/nowhere', '')).resolves.toBeUndefined();
     routes['/home'] = { component: 'dashboard/Analysis', schema: null };
     await expect(startBootPrefetch('/home', '')).resolves.toBeUndefined();
-    let answer!: (v: unknown) => void;
-    routeAnswered = new Promise((r) => (answer = r));
-    routes['/records'] = { component: 'supervisor/RecordList', schema: { kind: 'list', title: '听课记录' } };
-    const late = startBootPrefetch('/records', '');
-    onMenu(prefetchRoutes(menu), '/records');
-    answer(undefined);
-    await expect(late).resolves.toBeUndefined();
-    // The menu's own schema request is the one the page gets, not the late answer's.
-    await expect(peekSchemaGuess('supervisor/RecordList')).resolves.toMatchObject({ result: { url: '/schema/page/supervisor/RecordList' } });
+  });
+
+  it('when the menu comes first, its page takes the schema from the late route answer if it leads to that page, else asks for it', async () => {
+    signIn('u1');
+    const menuFirst = async (component: string) => {
+      clearPrefetch();
+      seen = [];
+      let answer!: (v: unknown) => void;
+      routeAnswered = new Promise((r) => (answer = r));
+      routes['/records'] = { component, schema: { kind: 'list', title: '听课记录' } };
+      const late = startBootPrefetch('/records', '');
+      onMenu(prefetchRoutes(menu), '/records');
+      answer(undefined);
+      await expect(late).resolves.toBeUndefined(); // the menu took over
+      return (await peekSchemaGuess('supervisor/RecordList'))?.result;
+    };
+    // The same page: no second request.
+    await expect(menuFirst('supervisor/RecordList')).resolves.toEqual({ kind: 'list', title: '听课记录' });
+    expect(seen.map((c) => c.url)).toEqual(['/schema/route']);
+    // The server named another page (the menu decides): the schema is asked for on its own.
+    await expect(menuFirst('other/Page')).resolves.toMatchObject({ url: '/schema/page/supervisor/RecordList' });
+    expect(seen.map((c) => c.url)).toEqual(['/schema/route', '/schema/page/supervisor/RecordList']);
   });
 
   it('is kept per user: another user on the same browser gets no stored guess', async () => {
