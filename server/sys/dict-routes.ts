@@ -56,6 +56,18 @@ function tableBase(ctx: ServerContext, req: FastifyRequest, e: EntitySchema): En
   return qb;
 }
 
+/**
+ * A table dictionary's items in the order its entity's list shows them (`defaultSort`: terms newest
+ * first, departments by their order, classrooms by code), then by the given columns — not by id, which
+ * for generated ids is no order at all.
+ */
+function inListOrder(qb: EntityQuery, e: EntitySchema, ...then: string[]): EntityQuery {
+  const sort = e.defaultSort ? allFields(e).find((f) => f.name === e.defaultSort!.field) : undefined;
+  let q = sort ? qb.orderBy(sql.ref(`t.${columnOf(sort)}`), e.defaultSort!.order) : qb;
+  for (const c of then) q = q.orderBy(sql.ref(`t.${c}`));
+  return q;
+}
+
 const model = (value: unknown, text: unknown): DictModel => {
   const t = str(text);
   return { value: str(value), text: t, title: t, label: t };
@@ -100,9 +112,7 @@ async function treeLevel(
     if (v !== null && typeof v === 'object') throw new BizError(`查询条件“${k}”的值格式不正确`);
     qb = qb.where(sql.ref(`t.${columnOf(f)}`), '=', v);
   }
-  const sort = e.defaultSort ? all.get(e.defaultSort.field) : undefined;
-  if (sort) qb = qb.orderBy(sql.ref(`t.${columnOf(sort)}`), e.defaultSort!.order);
-  const rows = await qb
+  const rows = await inListOrder(qb, e)
     .select([
       sql.ref(`t.${columnOf(id)}`).as('id'),
       sql.ref(`t.${columnOf(opts.text)}`).as('text'),
@@ -161,7 +171,7 @@ export async function registerDictRoutes(api: FastifyInstance, ctx: ServerContex
     const parsed = parseDictCode(ctx, (req.params as { dictCode: string }).dictCode);
     if (parsed.kind === 'sys') return ok((await allDictItems(ctx.db))[parsed.code] ?? [], '', 0);
     const { entity, text, code } = parsed.dict;
-    const rows = await tableBase(ctx, req, entity).select([sql.ref(`t.${code}`).as('v'), sql.ref(`t.${text}`).as('t')]).orderBy(sql.ref(`t.${code}`)).limit(5000).execute();
+    const rows = await inListOrder(tableBase(ctx, req, entity), entity, text, code).select([sql.ref(`t.${code}`).as('v'), sql.ref(`t.${text}`).as('t')]).limit(5000).execute();
     return ok(rows.map((r) => model(r.v, r.t)), '', 0);
   });
 
@@ -188,7 +198,7 @@ export async function registerDictRoutes(api: FastifyInstance, ctx: ServerContex
         qb = qb.where(sql<boolean>`(cast(${t} as text) like ${like} or cast(${c} as text) like ${like})`);
       }
     }
-    const rows = await qb.select([sql.ref(`t.${code}`).as('v'), sql.ref(`t.${text}`).as('t')]).orderBy(sql.ref(`t.${code}`)).limit(pageSize).execute();
+    const rows = await inListOrder(qb, entity, text, code).select([sql.ref(`t.${code}`).as('v'), sql.ref(`t.${text}`).as('t')]).limit(pageSize).execute();
     return ok(rows.map((r) => model(r.v, r.t)), '', 0);
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { newId } from '../../server/util.js';
 
 let s: TestServer;
 let admin: string;
@@ -44,6 +45,21 @@ describe('dictionaries', () => {
     expect(await get(`sys/dict/getDictItems/${encodeURIComponent("sys_depart,depart_name,org_code,1=1 or '1'='1'")}`)).toMatchObject({ success: false, message: expect.stringContaining('字典Code格式不正确') });
     expect(await get(`sys/dict/getDictItems/${encodeURIComponent('sys_depart where 1=1,depart_name,org_code')}`)).toMatchObject({ success: false });
     expect(await get(`sys/dict/getDictItems/${encodeURIComponent("sex' or 1=1--")}`)).toMatchObject({ success: false });
+  });
+
+  it('lists a table dictionary in its entity\'s list order (terms newest first), not by id', async () => {
+    // Past terms added after the seeded ones: their ids say nothing about their dates.
+    const db = s.running.ctx.db;
+    await db.insertInto('sup_term').values(['2023-2024-1', '2024-2025-2', '2023-2024-2', '2024-2025-1'].map((code) => {
+      const [y0, y1, n] = code.split('-');
+      return { id: newId(), code, name: `${y0}-${y1}学年第${n === '1' ? '一' : '二'}学期`, school_year: `${y0}-${y1}`, term_no: Number(n), start_date: n === '1' ? `${y0}-09-01` : `${y1}-03-01`,
+        end_date: n === '1' ? `${y1}-01-15` : `${y1}-07-05`, week_count: 18, is_current: false, create_by: 'test', create_time: '2026-11-01 00:00:00' };
+    })).execute();
+    const byStart = (await db.selectFrom('sup_term').select('name').orderBy('start_date', 'desc').execute()).map((r) => String(r.name));
+    expect(byStart.length).toBeGreaterThanOrEqual(6);
+    const texts = (r: { result: Array<{ text: string }> }) => r.result.map((t) => t.text);
+    expect(texts(await get('sys/dict/getDictItems/sup_term,name,id'))).toEqual(byStart);
+    expect(texts(await get(`sys/dict/loadDict/sup_term,name,id?keyword=${encodeURIComponent('学年')}`))).toEqual(byStart);
   });
 
   it('searches with loadDict and translates with loadDictItem', async () => {
