@@ -92,7 +92,8 @@ export function DataTable(props: DataTableProps) {
 
   // Pinned cells: sticky at offsets computed from the declared widths, corrected from the drawn widths
   // after layout (CSS variables set on the table: no re-render), with antd's shadows while scrolled.
-  const pin = useMemo(() => pinning(columns, !!selection), [columns, selection]);
+  const selectable = !!selection;
+  const pin = useMemo(() => pinning(columns, selectable), [columns, selectable]);
   const tableRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
