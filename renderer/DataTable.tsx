@@ -92,6 +92,7 @@ export function DataTable(props: DataTableProps) {
 
   // Pinned cells: sticky at offsets computed from the declared widths, corrected from the drawn widths
   // after layout (CSS variables set on the table: no re-render), with antd's shadows while scrolled.
+  // Cell classes and styles are worked out once per set of columns, not per cell drawn.
   const selectable = !!selection;
   const pin = useMemo(() => pinning(columns, selectable), [columns, selectable]);
   const tableRef = useRef<HTMLDivElement>(null);
@@ -100,10 +101,13 @@ export function DataTable(props: DataTableProps) {
     const content = contentRef.current;
     const table = tableRef.current;
     if (!content || !table || !pin.sides) return;
-    const update = () => {
+    const shadows = () => {
       const { scrollLeft, scrollWidth, clientWidth } = content;
       table.classList.toggle('ant-table-ping-left', scrollLeft > 0);
       table.classList.toggle('ant-table-ping-right', scrollLeft + clientWidth < scrollWidth - 1);
+    };
+    const offsets = () => {
+      shadows();
       const ths = content.querySelectorAll<HTMLTableCellElement>('thead > tr > th');
       let left = 0;
       ths.forEach((th, i) => {
@@ -118,13 +122,13 @@ export function DataTable(props: DataTableProps) {
       }
     };
     // Measured after the browser's own layout (a ResizeObserver callback), never forcing one.
-    const ro = new ResizeObserver(update);
+    const ro = new ResizeObserver(offsets);
     ro.observe(content);
     ro.observe(content.firstElementChild!);
-    content.addEventListener('scroll', update, { passive: true });
+    content.addEventListener('scroll', shadows, { passive: true });
     return () => {
       ro.disconnect();
-      content.removeEventListener('scroll', update);
+      content.removeEventListener('scroll', shadows);
     };
   }, [pin]);
 
@@ -154,7 +158,7 @@ export function DataTable(props: DataTableProps) {
                 <thead className="ant-table-thead">
                   <tr>
                     {selection && (
-                      <th className={`ant-table-cell ant-table-selection-column${pin.left ? ' ant-table-cell-fix-left' : ''}`} style={cellPin(pin.left ? 'left' : undefined, 0)}>
+                      <th className={`ant-table-cell ant-table-selection-column${pin.cells[0]!.cls}`} style={pin.cells[0]!.style}>
                         <div className="ant-table-selection">
                           <Checkbox
                             aria-label="全选"
@@ -167,7 +171,7 @@ export function DataTable(props: DataTableProps) {
                       </th>
                     )}
                     {columns.map((c, i) => (
-                      <HeaderCell key={c.key} column={c} index={i + (selection ? 1 : 0)} pinClass={pin.cls[i]!} onSort={onSort} />
+                      <HeaderCell key={c.key} column={c} cell={pin.cells[i + (selectable ? 1 : 0)]!} onSort={onSort} />
                     ))}
                   </tr>
                 </thead>
@@ -184,9 +188,8 @@ export function DataTable(props: DataTableProps) {
                         key={l.key}
                         line={l}
                         columns={columns}
-                        pinClasses={pin.cls}
-                        selectable={!!selection}
-                        pinnedSelection={!!selection && pin.left}
+                        cells={pin.cells}
+                        selectable={selectable}
                         checked={selectedSet.has(l.key)}
                         tree={tree}
                         open={expanded.has(l.key)}
@@ -226,44 +229,45 @@ function useStableRef<A extends unknown[]>(fn: (...a: A) => void): (...a: A) => 
   return stable;
 }
 
+/** A column's cell classes and inline style (alignment; a pinned cell's side and offset). */
+interface CellLayout {
+  cls: string;
+  style?: CSSProperties;
+}
+
 /**
- * Pinned columns: the table's classes, each column's cell classes, and the offsets' starting values
- * (CSS variables, from the declared widths; the selection column is pinned left when any column is, as in antd).
+ * Each cell position's layout (the selection column first, when there is one: pinned left when any
+ * column is, as in antd), the table's classes, and the pinned offsets' starting values (CSS variables,
+ * from the declared widths; corrected from the drawn widths after layout).
  */
 function pinning(columns: DataColumn[], selection: boolean) {
   const left = columns.some((c) => c.fixed === 'left');
   const right = columns.some((c) => c.fixed === 'right');
-  const cells = [...(selection ? [{ fixed: left ? 'left' : undefined, width: SELECTION_WIDTH }] : []), ...columns];
+  const all: Array<Pick<DataColumn, 'fixed' | 'width' | 'align'>> = [...(selection ? [{ fixed: left ? ('left' as const) : undefined, width: SELECTION_WIDTH }] : []), ...columns];
   const vars: Record<string, string> = {};
   let x = 0;
-  cells.forEach((c, i) => {
+  all.forEach((c, i) => {
     if (c.fixed !== 'left') return;
     vars[`--dt-left-${i}`] = `${x}px`;
     x += c.width ?? 120;
   });
   x = 0;
-  for (let i = cells.length - 1; i >= 0 && cells[i]!.fixed === 'right'; i--) {
+  for (let i = all.length - 1; i >= 0 && all[i]!.fixed === 'right'; i--) {
     vars[`--dt-right-${i}`] = `${x}px`;
-    x += cells[i]!.width ?? 120;
+    x += all[i]!.width ?? 120;
   }
-  const cls = columns.map((c, i) => {
-    if (c.fixed === 'left') return columns[i + 1]?.fixed === 'left' ? ' ant-table-cell-fix-left' : ' ant-table-cell-fix-left ant-table-cell-fix-left-last';
-    if (c.fixed === 'right') return columns[i - 1]?.fixed === 'right' ? ' ant-table-cell-fix-right' : ' ant-table-cell-fix-right ant-table-cell-fix-right-first';
-    return '';
+  const cells = all.map(({ fixed: side, align }, i): CellLayout => {
+    if (!side) return { cls: '', style: align ? { textAlign: align } : undefined };
+    const edge = side === 'left' ? (all[i + 1]?.fixed === 'left' ? '' : ' ant-table-cell-fix-left-last') : all[i - 1]?.fixed === 'right' ? '' : ' ant-table-cell-fix-right-first';
+    return { cls: ` ant-table-cell-fix-${side}${edge}`, style: { textAlign: align, [side]: `var(--dt-${side}-${i}, 0px)` } };
   });
   const tableClass = `${left ? ' ant-table-has-fix-left' : ''}${right ? ' ant-table-has-fix-right' : ''}${left || right ? ' ant-table-fixed-column' : ''}`;
-  return { left, sides: left || right, cls, tableClass, vars: vars as CSSProperties };
+  return { sides: left || right, cells, tableClass, vars: vars as CSSProperties };
 }
 
-/** Inline style of a pinned cell at position `index` (its offset is a CSS variable of the table). */
-function cellPin(side: 'left' | 'right' | undefined, index: number, align?: DataColumn['align']): CSSProperties | undefined {
-  if (!side) return align ? { textAlign: align } : undefined;
-  return { textAlign: align, [side]: `var(--dt-${side}-${index}, 0px)` };
-}
-
-function HeaderCell({ column: c, index, pinClass, onSort }: { column: DataColumn; index: number; pinClass: string; onSort?: DataTableProps['onSort'] }) {
-  const cls = `ant-table-cell${pinClass}`;
-  const style = cellPin(c.fixed, index, c.align);
+function HeaderCell({ column: c, cell, onSort }: { column: DataColumn; cell: CellLayout; onSort?: DataTableProps['onSort'] }) {
+  const cls = `ant-table-cell${cell.cls}`;
+  const style = cell.style;
   if (!c.sorter) return <th className={cls} style={style}>{c.title}</th>;
   const order = c.sortOrder ?? null;
   const sort = () => onSort?.(c.dataIndex ?? c.key, nextOrder(order));
@@ -293,23 +297,22 @@ function HeaderCell({ column: c, index, pinClass, onSort }: { column: DataColumn
 const BodyRow = memo(function BodyRow(props: {
   line: Line;
   columns: DataColumn[];
-  pinClasses: string[];
+  cells: CellLayout[];
   selectable: boolean;
-  pinnedSelection: boolean;
   checked: boolean;
   tree: boolean;
   open: boolean;
   onCheck: (key: Key, on: boolean) => void;
   onToggle: (record: Row, key: Key) => void;
 }) {
-  const { line, columns, pinClasses, selectable, pinnedSelection, checked, tree, open, onCheck, onToggle } = props;
+  const { line, columns, cells, selectable, checked, tree, open, onCheck, onToggle } = props;
   const { record, key, level, index } = line;
   const offset = selectable ? 1 : 0;
   const expandable = Array.isArray(record.children);
   return (
     <tr data-row-key={String(key)} className={`ant-table-row ant-table-row-level-${level}${checked ? ' ant-table-row-selected' : ''}`}>
       {selectable && (
-        <td className={`ant-table-cell ant-table-selection-column${pinnedSelection ? ' ant-table-cell-fix-left' : ''}`} style={cellPin(pinnedSelection ? 'left' : undefined, 0)}>
+        <td className={`ant-table-cell ant-table-selection-column${cells[0]!.cls}`} style={cells[0]!.style}>
           <Checkbox checked={checked} onChange={(e) => onCheck(key, e.target.checked)} />
         </td>
       )}
@@ -320,8 +323,8 @@ const BodyRow = memo(function BodyRow(props: {
         return (
           <td
             key={c.key}
-            className={`ant-table-cell${pinClasses[i]}${c.sortOrder ? ' ant-table-column-sort' : ''}${first ? ' ant-table-cell-with-append' : ''}`}
-            style={cellPin(c.fixed, i + offset, c.align)}
+            className={`ant-table-cell${cells[i + offset]!.cls}${c.sortOrder ? ' ant-table-column-sort' : ''}${first ? ' ant-table-cell-with-append' : ''}`}
+            style={cells[i + offset]!.style}
           >
             {first && (
               <>
