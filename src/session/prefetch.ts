@@ -114,12 +114,13 @@ export function startBootPrefetch(path: string, search: string): Promise<string 
   }
   ask.route = quietGet('/schema/route', { path: at });
   return ask.route.then((r) => {
-    const found = r?.success ? (r.result as RouteAnswer | null) : undefined;
-    if (boot !== ask || !found?.component || !found.schema) return undefined;
-    ask.pageId = found.component;
-    startSchema(found.component, Promise.resolve(routeSchema(r, found.component)));
-    warmPage(found.component, search, true);
-    return found.component;
+    const pageId = r?.success ? (r.result as RouteAnswer | null)?.component : undefined;
+    const schema = pageId ? routeSchema(r, pageId) : undefined;
+    if (boot !== ask || !pageId || !schema) return undefined;
+    ask.pageId = pageId;
+    startSchema(pageId, Promise.resolve(schema));
+    warmPage(pageId, search, true);
+    return pageId;
   });
 }
 
@@ -128,10 +129,11 @@ export function startBootPrefetch(path: string, search: string): Promise<string 
  * remembers the map for the next boot, and returns the page id it routes `path` to.
  */
 export function onMenu(routes: Record<string, string>, path: string): string | undefined {
-  const pageId = routes[normalPath(path)];
+  const at = normalPath(path);
+  const pageId = routes[at];
   // The menu answered before the boot's route question: its answer carries this page's schema when it
   // leads the path to the same page (else the schema is asked for on its own).
-  const route = boot?.route && !boot.pageId && boot.path === normalPath(path) ? boot.route : undefined;
+  const route = boot?.route && !boot.pageId && boot.path === at ? boot.route : undefined;
   if (boot && routes[boot.path] !== boot.pageId) dropEarly();
   boot = undefined;
   // The page's schema request goes out now, without waiting for the warmer's chunk (which takes it over).
