@@ -83,6 +83,8 @@ export default defineConfig(({ mode }) => ({
             { name: 'preload', test: /preload-helper/, priority: 50 },
             // src/boot.ts in a chunk of its own, imported first by the entry: its requests leave before the antd and app chunks evaluate.
             { name: 'boot', test: /[\\/]src[\\/]boot\.ts$/, priority: 45 },
+            // The page warmer (renderer/warm.ts) with the renderer modules it shares: one download, not six queued ones, before a list page's first request.
+            { name: 'warm', test: /[\\/](renderer[\\/](warm|listRequest|listQuery|scope|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts)$/, includeDependenciesRecursively: false, priority: 44 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 40 },
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.
             { name: 'antd', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, tags: ['$initial'], priority: 30 },

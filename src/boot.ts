@@ -25,11 +25,12 @@ export const loadRenderer = moduleLoader(() => import('@renderer/index'));
 function bootPrefetch(): Promise<unknown> | undefined {
   const path = window.location.pathname;
   if (!getDefaultStore().get(tokenAtom) || /^\/(user|oauth2-app|403|404|500)(\/|$)/.test(path)) return undefined;
+  // Requests first: the browser queues requests beyond six per host in the order they were made, and
+  // the page's route question (and its list request, after the small warmer chunk) are on the critical path.
   prefetchPermissions();
-  const layout = Promise.all([loadMainApp(), loadRenderer()]).catch(() => undefined);
-  void loadWarmer().catch(() => undefined);
   startBootPrefetch(path, window.location.search);
-  return layout;
+  void loadWarmer().catch(() => undefined);
+  return Promise.all([loadMainApp(), loadRenderer()]).catch(() => undefined);
 }
 
 /**

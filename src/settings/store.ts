@@ -44,8 +44,16 @@ export const DEFAULT_SETTINGS: AppSettings = {
 export const SETTINGS_KEY = 'APP_SETTINGS';
 
 const base = createJSONStorage<Partial<AppSettings>>(() => localStorage);
+const NONE: Partial<AppSettings> = {};
+let read: { stored: Partial<AppSettings>; initial: AppSettings; value: AppSettings } | undefined;
 const storage = {
-  getItem: (key: string, initial: AppSettings): AppSettings => ({ ...initial, ...(base.getItem(key, {}) ?? {}) }),
+  // The same object while the stored settings are unchanged (base parses them again only when they change):
+  // jotai reads the storage again when the atom is first subscribed to, and a new object would draw the whole application again.
+  getItem: (key: string, initial: AppSettings): AppSettings => {
+    const stored = base.getItem(key, NONE) ?? NONE;
+    if (read?.stored !== stored || read.initial !== initial) read = { stored, initial, value: { ...initial, ...stored } };
+    return read.value;
+  },
   setItem: (key: string, value: AppSettings) => base.setItem(key, value),
   removeItem: (key: string) => base.removeItem(key),
 };
