@@ -1,5 +1,6 @@
-import { atomWithStorage, createJSONStorage } from 'jotai/utils';
+import { atomWithStorage } from 'jotai/utils';
 import { atom } from 'jotai';
+import { jsonStorage } from './storage';
 
 /**
  * Session state (SPEC §4): token, user info and dictionaries are kept 7 days in localStorage
@@ -14,7 +15,7 @@ interface Stamped<T> {
 
 /** localStorage with the 7-day expiry of SPEC §9: an expired entry reads as the initial value. */
 function expiringStorage<T>() {
-  const base = createJSONStorage<Stamped<T> | null>(() => localStorage);
+  const base = jsonStorage<Stamped<T> | null>(() => localStorage);
   return {
     getItem: (key: string, initial: T): T => {
       const v = base.getItem(key, null) as Stamped<T> | null;
@@ -52,7 +53,7 @@ export const tenantAtom = atomWithStorage<number>('TENANT_ID', 0, expiringStorag
 export const userInfoAtom = atomWithStorage<UserInfo | null>('Login_Userinfo', null, expiringStorage<UserInfo | null>(), { getOnInit: true });
 export const dictAtom = atomWithStorage<DictItems>('UI_CACHE_DB_DICT_DATA', {}, expiringStorage<DictItems>(), { getOnInit: true });
 
-const session = createJSONStorage<AuthEntry[]>(() => sessionStorage);
+const session = jsonStorage<AuthEntry[]>(() => sessionStorage);
 /** The user's own buttons (`auth`) and every defined button (`allAuth`). */
 export const authAtom = atomWithStorage<AuthEntry[]>('LOGIN_USER_BUTTON_AUTH', [], session, { getOnInit: true });
 export const allAuthAtom = atomWithStorage<AuthEntry[]>('SYS_BUTTON_AUTH', [], session, { getOnInit: true });

@@ -1,4 +1,5 @@
-import { atomWithStorage, createJSONStorage } from 'jotai/utils';
+import { atomWithStorage } from 'jotai/utils';
+import { jsonStorage } from '@/session/storage';
 import { DEFAULT_PRIMARY_COLOR } from '@/theme';
 
 /** The eight named primary colours of the settings drawer (SPEC §2). */
@@ -43,18 +44,20 @@ export const DEFAULT_SETTINGS: AppSettings = {
 
 export const SETTINGS_KEY = 'APP_SETTINGS';
 
-const base = createJSONStorage<Partial<AppSettings>>(() => localStorage);
+const base = jsonStorage<Partial<AppSettings>>(() => localStorage);
 const NONE: Partial<AppSettings> = {};
-let read: { stored: Partial<AppSettings>; initial: AppSettings; value: AppSettings } | undefined;
+/** Stored settings over the defaults: the same object while what is stored is the same (src/session/storage.ts). */
+let merged: { stored: Partial<AppSettings>; value: AppSettings } | undefined;
 const storage = {
-  // The same object while the stored settings are unchanged (base parses them again only when they change):
-  // jotai reads the storage again when the atom is first subscribed to, and a new object would draw the whole application again.
   getItem: (key: string, initial: AppSettings): AppSettings => {
-    const stored = base.getItem(key, NONE) ?? NONE;
-    if (read?.stored !== stored || read.initial !== initial) read = { stored, initial, value: { ...initial, ...stored } };
-    return read.value;
+    const stored = base.getItem(key, NONE);
+    if (merged?.stored !== stored) merged = { stored, value: { ...initial, ...stored } };
+    return merged.value;
   },
-  setItem: (key: string, value: AppSettings) => base.setItem(key, value),
+  setItem: (key: string, value: AppSettings) => {
+    base.setItem(key, value);
+    merged = { stored: value, value };
+  },
   removeItem: (key: string) => base.removeItem(key),
 };
 
