@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Checkbox, Col, Drawer, Dropdown, Form, Input,
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { http, type Envelope } from '@/http/client';
-import { arrivedAnswer, firstList, firstListDone } from '@/session/prefetch';
+import { firstList, firstListDone } from '@/session/prefetch';
 import { getWidget, preloadWidget } from '@widgets/registry';
 import { condition } from './expr';
 import { filterActions } from './permissions';
@@ -174,12 +174,6 @@ function renderCell(c: ColumnSchema, dicts: Record<string, DictOption[]>): ((v: 
   };
 }
 
-/** A list answer's rows (tree rows marked) and total. */
-function pageOf(res: ListResult | undefined, tree: { mark: (r: Row) => Row } | undefined): { rows: Row[]; total: number } {
-  const records = Array.isArray(res) ? res : (res?.records ?? []);
-  return { rows: tree ? records.map(tree.mark) : records, total: Array.isArray(res) ? res.length : Number(res?.total ?? 0) };
-}
-
 function storedHidden(pageId: string): string[] {
   try {
     const v = JSON.parse(localStorage.getItem(`schema-cols:${pageId}`) ?? '[]');
@@ -203,6 +197,9 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   const dicts = useDicts(dictCodes);
   const pageSizes = schema.pageSizes ?? [10, 20, 30];
 
+  const [rows, setRows] = useState<Row[]>([]);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(false);
   const [current, setCurrent] = useState(1);
   // `?pageSize=N` in the page's URL opens it at N rows when N is one of the schema's page sizes.
   const urlSize = Number(new URLSearchParams(useLocation().search).get('pageSize'));
@@ -268,24 +265,16 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     const list = urls.list;
     // The same request when it was started before the page rendered (src/session/prefetch.ts, renderer/warm.ts);
     // an early one that failed quietly resolves to undefined: then a normal request.
-    const early = firstList(pageId, urlSearch, list, q, () => http.get<ListResult>(list, q));
-    const p = early.then((r) => (r as Envelope<ListResult> | undefined) ?? http.get<ListResult>(list, q));
+    const p = firstList(pageId, urlSearch, list, q, () => http.get<ListResult>(list, q)).then((r) => (r as Envelope<ListResult> | undefined) ?? http.get<ListResult>(list, q));
     p.catch(() => undefined); // awaited (and reported) by load()
-    // Its answer is already here (an early request, src/session/prefetch.ts): the first render draws the
-    // rows — one render and layout of the page, not two. Not with a header widget, whose code the rows wait for.
-    const answer = arrivedAnswer(early) as Envelope<ListResult> | undefined;
-    const now = answer?.success && !schema.header ? pageOf(answer.result, tree) : undefined;
-    return { key: JSON.stringify(q), p, now, committed: () => firstListDone(pageId, urlSearch) };
+    return { key: JSON.stringify(q), p, committed: () => firstListDone(pageId, urlSearch) };
   });
   useEffect(() => first?.committed(), [first]);
   const firstUsed = useRef(false);
-  const [rows, setRows] = useState<Row[]>(first?.now?.rows ?? []);
-  const [total, setTotal] = useState(first?.now?.total ?? 0);
-  const [loading, setLoading] = useState(false);
   // `header` widgets start after the first list request has answered: the rows come first. Their code
   // downloads meanwhile, and the rows wait for it: header and rows appear together, so the rows never
   // move under the user's pointer when the header arrives.
-  const [listed, setListed] = useState(!!first?.now);
+  const [listed, setListed] = useState(false);
   const [headerCode] = useState(() => (schema.header ? preloadWidget(schema.header.widget) : undefined));
   const listParams = useMemo(() => ({ ...fromUrl, ...query }), [fromUrl, query]);
 
@@ -300,28 +289,29 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
       message.error('请设置url.list属性!');
       return;
     }
-    const p = listQuery();
-    const isFirst = !firstUsed.current && first?.key === JSON.stringify(p);
-    firstUsed.current = true;
-    if (isFirst && first.now) return; // drawn by the first render
     const mine = ++seq.current;
     setLoading(true);
     try {
-      const r = await (isFirst ? first.p : http.get<ListResult>(urls.list, p));
+      const p = listQuery();
+      const early = !firstUsed.current && first?.key === JSON.stringify(p) ? first.p : undefined;
+      firstUsed.current = true;
+      const r = await (early ?? http.get<ListResult>(urls.list, p));
       await headerCode;
       if (mine !== seq.current) return;
       if (!r.success) {
         message.warning(r.message);
         return;
       }
-      const page = pageOf(r.result, tree);
+      const res = r.result;
+      const records = Array.isArray(res) ? res : (res?.records ?? []);
+      const count = Array.isArray(res) ? res.length : Number(res?.total ?? 0);
       // The page no longer exists (e.g. after a delete emptied it): step back.
-      if (!page.rows.length && page.total > 0 && current > 1) {
-        setCurrent(Math.max(1, Math.ceil(page.total / pageSize)));
+      if (!records.length && count > 0 && current > 1) {
+        setCurrent(Math.max(1, Math.ceil(count / pageSize)));
         return;
       }
-      setRows(page.rows);
-      setTotal(page.total);
+      setRows(tree ? records.map(tree.mark) : records);
+      setTotal(count);
     } catch {
       // HTTP errors are reported by the client's interceptors (SPEC §8); the page stays usable.
     } finally {

@@ -162,21 +162,12 @@ export function takeSchemaGuess(pageId: string): Promise<Envelope | undefined> |
   return fresh(e) ? e!.p : undefined;
 }
 
-/** Early list requests' answers once they have arrived: a page that renders after its answer draws its rows in that first render. */
-const answers = new WeakMap<Promise<Envelope | undefined>, Envelope | undefined>();
-function tracked(p: Promise<Envelope | undefined>) {
-  p.then((r) => answers.set(p, r), () => undefined);
-  return p;
-}
-/** The answer of a request firstList returned, when it has already arrived (else undefined). */
-export const arrivedAnswer = (p: Promise<Envelope | undefined>) => answers.get(p);
-
 /** Registers an early first-list request of `pageId` at `search`, unless the page has already asked or one is there. */
 export function putListGuess(pageId: string, search: string, url: string, params: Record<string, unknown>, start: () => Promise<Envelope | undefined>): boolean {
   const k = listKey(pageId, search);
   const key = requestKey(url, params);
   if (listed.has(k) || sameList(k, key)) return false;
-  lists.set(k, { at: Date.now(), key, p: tracked(start()) });
+  lists.set(k, { at: Date.now(), key, p: start() });
   return true;
 }
 
@@ -192,7 +183,7 @@ export function firstList(pageId: string, search: string, url: string, params: R
   listed.add(k);
   const e = sameList(k, key);
   if (e) return e.p;
-  const p = tracked(start());
+  const p = start();
   lists.set(k, { at: Date.now(), key, p });
   return p;
 }

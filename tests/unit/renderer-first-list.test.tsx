@@ -65,21 +65,6 @@ describe('the first list request started before the page renders (renderer/warm.
     expect(seen).toHaveLength(0);
   });
 
-  it('draws its rows in the page\'s first render when its answer has already arrived (one render and layout of the page)', async () => {
-    const [, schema, search] = schemas[1]!;
-    const req = firstListRequest(schema, search)!;
-    const p = Promise.resolve({ success: true, code: 200, message: '', result: { records: [{ id: 'e', name: '早到的行' }], total: 1 } });
-    putListGuess('t/List', search, req.url, req.params, () => p);
-    await p; // the answer is here before the page renders
-    await Promise.resolve();
-    draw(schema, search);
-    expect(screen.getByText('早到的行')).toBeTruthy(); // no waiting: in the first render
-    expect(document.querySelector('.ant-spin-spinning')).toBeNull();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(seen).toHaveLength(0); // and not asked again
-    expect(screen.getByText('早到的行')).toBeTruthy();
-  });
-
   it('is not used for another request (a different URL search)', async () => {
     const [, schema, search] = schemas[1]!;
     const req = firstListRequest(schema, search)!;
