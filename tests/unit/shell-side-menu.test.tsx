@@ -42,4 +42,36 @@ describe('side menu', () => {
     rerender(<SideMenu menu={MENU} mode="inline" theme="dark" selected={['/a/one']} onPick={() => undefined} />);
     expect(document.querySelector('.ant-menu-submenu-open')?.textContent).toContain('系统管理');
   });
+
+  it('marks the branch of the selected entry, and works from the keyboard: ↑/↓ move, → / ← open and close a branch, Enter picks', async () => {
+    const onPick = vi.fn();
+    const { container } = render(<SideMenu menu={MENU} mode="inline" theme="dark" selected={['/a/two']} onPick={onPick} />);
+    expect(container.querySelector('.ant-menu-submenu-selected')?.textContent).toContain('听课管理');
+    const root = container.querySelector<HTMLElement>('.ant-menu-root')!;
+    const key = (k: string) => act(async () => void fireEvent.keyDown(root, { key: k }));
+    screen.getByText('听课管理').closest<HTMLElement>('[role=menuitem]')!.focus();
+    await key('ArrowDown');
+    await key('ArrowDown');
+    await key('ArrowDown');
+    expect(document.activeElement?.textContent).toBe('系统管理');
+    await key('ArrowRight');
+    expect(screen.getByText('用户管理')).toBeInTheDocument();
+    expect(screen.queryByText('听课记录')).toBeNull(); // one top-level branch open at a time
+    await key('ArrowDown');
+    await key('Enter');
+    expect(onPick).toHaveBeenCalledWith(expect.objectContaining({ path: '/b/users' }));
+    await key('ArrowUp');
+    await key('ArrowLeft');
+    expect(screen.queryByText('用户管理')).toBeNull();
+  });
+
+  it('collapsed, it is antd\'s menu (its popups show the branches); expanded, not', () => {
+    const antd = (collapsed: boolean) => {
+      const { container, unmount } = render(<SideMenu menu={MENU} mode="inline" theme="dark" collapsed={collapsed} selected={['/a/two']} onPick={() => undefined} />);
+      const found = container.querySelector('[data-menu-list]') !== null; // rc-menu's own attribute
+      unmount();
+      return found;
+    };
+    expect([antd(true), antd(false)]).toEqual([true, false]);
+  });
 });
