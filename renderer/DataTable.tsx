@@ -1,6 +1,7 @@
 import { memo, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type Key, type KeyboardEvent, type ReactNode } from 'react';
 import { Checkbox, Empty, Pagination, Spin, theme, type PaginationProps } from 'antd';
 import { CaretDownOutlined, CaretUpOutlined } from '@ant-design/icons';
+import { useStableCallback } from '@/components/useStableCallback';
 
 /**
  * The list pages' table: antd Table's markup and class names (so antd's table styles, and every
@@ -75,11 +76,11 @@ export function DataTable(props: DataTableProps) {
   }, [page, rowKey, expanded]);
 
   const selectedSet = useMemo(() => new Set(selection?.selectedRowKeys ?? []), [selection?.selectedRowKeys]);
-  const toggleRow = useStableRef((key: Key, on: boolean) => {
+  const toggleRow = useStableCallback((key: Key, on: boolean) => {
     if (!selection) return;
     selection.onChange(on ? [...selection.selectedRowKeys, key] : selection.selectedRowKeys.filter((k) => k !== key));
   });
-  const toggleOpen = useStableRef((record: Row, key: Key) => {
+  const toggleOpen = useStableCallback((record: Row, key: Key) => {
     const open = !expanded.has(key);
     setExpanded((s) => {
       const n = new Set(s);
@@ -219,14 +220,6 @@ export function DataTable(props: DataTableProps) {
       </Spin>
     </div>
   );
-}
-
-/** A function with a stable identity that always calls the latest `fn` (rows stay memoised). */
-function useStableRef<A extends unknown[]>(fn: (...a: A) => void): (...a: A) => void {
-  const ref = useRef(fn);
-  ref.current = fn;
-  const [stable] = useState(() => (...a: A) => ref.current(...a));
-  return stable;
 }
 
 /** A column's cell classes and inline style (alignment; a pinned cell's side and offset). */

@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Card, Checkbox, Col, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space } from 'antd';
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -13,6 +13,7 @@ import type { ActionSchema, ColumnSchema, PageSchema, QueryFieldSchema } from '.
 import { ListQueryContext } from './listQuery';
 import { queryParams } from './listRequest';
 import { LazyDropdown, LazyPopconfirm, LazyTooltip } from '@/components/LazyOverlay';
+import { useStableCallback } from '@/components/useStableCallback';
 import './cells';
 import { DataTable, type DataColumn, type SortOrder } from './DataTable';
 import { lazyWidget } from '@widgets/index';
@@ -468,11 +469,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   );
 
   // Cells call actions through a stable function, so selection changes don't rebuild every row.
-  const runRef = useRef(runAction);
-  useLayoutEffect(() => {
-    runRef.current = runAction;
-  }, [runAction]);
-  const runStable = useCallback((a: ActionSchema, r?: Row) => runRef.current(a, r), []);
+  const runStable = useStableCallback(runAction);
 
   const columns = useMemo<DataColumn[]>(() => {
     const cols: DataColumn[] = (schema.columns ?? [])
