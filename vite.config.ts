@@ -25,7 +25,7 @@ export const alias = {
 const ANTD_PAGE = new RegExp(
   // The icons (the shell's menu icons, the pages' buttons) and dayjs are shared with the other chunk: here, so neither waits for it.
   String.raw`node_modules[\\/](@ant-design[\\/]icons|dayjs)[\\/]|` +
-  String.raw`node_modules[\\/]antd[\\/]es[\\/](alert|app|avatar|badge|breadcrumb|button|card|checkbox|col|divider|drawer|dropdown|empty|form|grid|input|input-number|layout|list|menu|message|modal|pagination|popconfirm|popover|radio|result|row|select|space|spin|switch|table|tabs|tag|tooltip|typography)[\\/]`,
+  String.raw`node_modules[\\/]antd[\\/]es[\\/](alert|app|avatar|badge|breadcrumb|button|card|checkbox|col|divider|drawer|dropdown|empty|form|grid|input|input-number|layout|list|menu|message|modal|pagination|popconfirm|popover|radio|result|row|select|space|spin|switch|tabs|tag|tooltip|typography)[\\/]`,
 );
 
 /**
@@ -85,6 +85,8 @@ export default defineConfig(({ mode }) => ({
             { name: 'boot', test: /[\\/]src[\\/]boot\.ts$/, priority: 45 },
             // The page warmer (renderer/warm.ts) with the renderer modules it shares: one download, not six queued ones, before a list page's first request.
             { name: 'warm', test: /[\\/](renderer[\\/](warm|listRequest|listQuery|scope|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts)$/, includeDependenciesRecursively: false, priority: 44 },
+            // The list page's renderer in one chunk (ListPage is also imported by the lazy online page, which would split it off).
+            { name: 'renderer', test: /[\\/](renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/]useStableCallback\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 40 },
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.
             { name: 'antd', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, tags: ['$initial'], priority: 30 },

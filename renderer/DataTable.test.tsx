@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { useState, type Key } from 'react';
+import { useLayoutEffect, useRef, useState, type Key } from 'react';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
@@ -32,6 +32,27 @@ describe('DataTable', () => {
     expect(container.querySelector('.ant-table')!.className).toContain('ant-table-has-fix-right');
     expect(container.querySelector('.ant-pagination-total-text')).toBeNull(); // no showTotal given
     expect(container.querySelector('.ant-pagination')).not.toBeNull();
+  });
+
+  it('draws rows that arrive with the end of loading unblurred in the same commit (no second, restyling commit)', () => {
+    const seen: string[] = [];
+    // A cell that reads its loading container's classes while its row is committed.
+    function Probe() {
+      const ref = useRef<HTMLSpanElement>(null);
+      useLayoutEffect(() => void seen.push(ref.current!.closest('.ant-spin-nested-loading')!.innerHTML.includes('ant-spin-spinning') ? 'spinner' : ref.current!.closest('.ant-spin-container')!.className));
+      return <span ref={ref} />;
+    }
+    const probed: DataColumn[] = [{ key: 'p', title: 'p', render: () => <Probe /> }];
+    const { rerender, container } = draw({ columns: probed, dataSource: [], loading: true });
+    expect(container.querySelector('.ant-spin-spinning')).not.toBeNull();
+    expect(container.querySelector('.ant-spin-container')!.className).toContain('ant-spin-blur');
+    rerender(
+      <ConfigProvider locale={zhCN}>
+        <DataTable rowKey="id" columns={probed} dataSource={people(1)} loading={false} pagination={{ current: 1, pageSize: 10, total: 1 }} />
+      </ConfigProvider>,
+    );
+    expect(seen).toEqual(['ant-spin-container']);
+    expect(container.querySelector('.ant-spin-spinning')).toBeNull();
   });
 
   it('shows the empty state and no pager without rows', () => {

@@ -17,6 +17,7 @@ import { useStableCallback } from '@/components/useStableCallback';
 import './cells';
 import { DataTable, type DataColumn, type SortOrder } from './DataTable';
 import { lazyWidget } from '@widgets/index';
+import { JSuperQuery } from '@widgets/query/JSuperQuery';
 
 const FormModal = lazy(() => import('./FormModal'));
 const ImportModal = lazy(() => import('./ImportModal'));
@@ -511,8 +512,6 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     } else setCurrent(page);
   };
 
-  // The widget library's advanced query builder (高级查询; it keeps its own active state).
-  const SuperQuery = getWidget('JSuperQuery');
   const superFields = useMemo(
     () => (schema.columns ?? []).filter((c) => !c.widget).map((c) => ({ value: c.dataIndex, text: c.title, type: c.dict ? 'list' : 'string', dictCode: c.dict })),
     [schema],
@@ -537,8 +536,10 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
       {schema.header && listed && <ListHeader header={schema.header} query={listParams} />}
       <div className="schema-toolbar" style={{ marginBottom: 16, display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
         {toolbar.map(toolbarButton)}
-        {SuperQuery && superFields.length > 0 && (
-          <SuperQuery
+        {superFields.length > 0 && (
+          // The widget library's advanced query: its button is drawn with the toolbar (no lazy swap
+          // after the rows: that re-laid out the whole table); its builder loads when first used.
+          <JSuperQuery
             fieldList={superFields}
             saveCode={`schema:${pageId}`}
             onSearch={(rows: unknown[], matchType: string) => {

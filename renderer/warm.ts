@@ -1,6 +1,5 @@
 import { http } from '@/http/client';
 import { peekSchemaGuess, putListGuess, quietGet } from '@/session/prefetch';
-import { WIDGETS } from '@widgets/index';
 import { fetchPageSchema, hasPageSchema } from './loader';
 import { firstListRequest } from './listRequest';
 import type { PageSchema } from './types';
@@ -10,7 +9,7 @@ const LIST_KINDS = ['list', 'master-detail', 'tree-list'];
 /**
  * A light chunk of its own (no antd beyond the entry's, no page code), loaded at boot: it starts
  * what page `pageId` at URL `search` will ask for, before it renders (src/session/prefetch.ts):
- * its schema, then — for a list page — its first list request and the 高级查询 widget's code.
+ * its schema, then — for a list page — its first list request.
  * `guess`: at boot, from the previous menu — only the schema request already started at boot is
  * used, and the list request is quiet; otherwise (the menu routes the path here) normal requests.
  */
@@ -22,6 +21,5 @@ export function warmPage(pageId: string, search: string, guess: boolean) {
     if (!s || s.online || !LIST_KINDS.includes(s.kind)) return;
     const req = firstListRequest(s, search);
     if (req) putListGuess(pageId, search, req.url, req.params, () => (guess ? quietGet(req.url, req.params) : http.get(req.url, req.params)));
-    void WIDGETS.JSuperQuery?.[0]().catch(() => undefined);
   });
 }

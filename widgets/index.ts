@@ -57,7 +57,6 @@ export const WIDGETS: Record<string, [Loader, string]> = {
   JTime: [() => import('./inputs/JDate'), 'JTime'],
   JDetailsModal: [() => import('./inputs/JDetailsModal'), 'JDetailsModal'],
   JSubTablePopover: [() => import('./inputs/JSubTablePopover'), 'JSubTablePopover'],
-  JSuperQuery: [() => import('./query/JSuperQuery'), 'JSuperQuery'],
   JEditableTable: [() => import('./table/JEditableTable'), 'JEditableTable'],
   TermDashboard: [() => import('./dashboard/TermDashboard'), 'TermDashboard'],
   TimetableGrid: [() => import('./timetable/TimetableGrid'), 'TimetableGrid'],

@@ -59,7 +59,7 @@ describe('widget components', () => {
   });
 
   it('every widget is registered by name and loads', async () => {
-    for (const name of ['JDictSelectTag', 'JSearchSelectTag', 'JMultiSelectTag', 'JTreeDict', 'JCategorySelect', 'JSwitch', 'JSelectUserByDep', 'JSelectUser', 'JSelectDepart', 'JSelectRole', 'JSelectPosition', 'JPopup', 'JSelectBizComponent', 'JAreaLinkage', 'JUpload', 'JImageUpload', 'JFilePop', 'JEasyCron', 'JCron', 'JMarkdownEditor', 'JEditor', 'JCodeEditor', 'JSlider', 'JPrompt', 'JEllipsis', 'JInputTags', 'JInputNumber', 'JDate', 'JTime', 'JDetailsModal', 'JSubTablePopover', 'JSuperQuery', 'JEditableTable'])
+    for (const name of ['JDictSelectTag', 'JSearchSelectTag', 'JMultiSelectTag', 'JTreeDict', 'JCategorySelect', 'JSwitch', 'JSelectUserByDep', 'JSelectUser', 'JSelectDepart', 'JSelectRole', 'JSelectPosition', 'JPopup', 'JSelectBizComponent', 'JAreaLinkage', 'JUpload', 'JImageUpload', 'JFilePop', 'JEasyCron', 'JCron', 'JMarkdownEditor', 'JEditor', 'JCodeEditor', 'JSlider', 'JPrompt', 'JEllipsis', 'JInputTags', 'JInputNumber', 'JDate', 'JTime', 'JDetailsModal', 'JSubTablePopover', 'JEditableTable'])
       expect(getWidget(name), name).toBeTruthy();
     for (const [name, [load, exp]] of Object.entries(WIDGETS)) {
       if (name.startsWith('JEditor') || name === 'JMarkdownEditor' || name === 'JCodeEditor') continue; // CSS-heavy editors: covered by Storybook
@@ -68,5 +68,26 @@ describe('widget components', () => {
     const Lazy = getWidget('JEllipsis')!;
     render(<Lazy value="懒加载" />);
     await waitFor(() => expect(screen.getByText('懒加载')).toBeInTheDocument());
+  });
+});
+
+describe('JSuperQuery', () => {
+  it('draws its button at once; the builder mounts on first use and keeps its conditions between openings', async () => {
+    const { JSuperQuery } = await import('./query/JSuperQuery');
+    const onSearch = vi.fn();
+    render(<JSuperQuery fieldList={[{ value: 'name', text: '姓名', type: 'string' }]} saveCode="test:superquery" onSearch={onSearch} />);
+    const button = screen.getByRole('button', { name: '高级查询' });
+    expect(screen.queryByText('高级查询构造器')).toBeNull(); // no builder before the button is used
+    fireEvent.click(button);
+    await screen.findByText('高级查询构造器');
+    fireEvent.click(screen.getByRole('button', { name: '添加条件' }));
+    await waitFor(() => expect(document.querySelectorAll('.j-super-query-row')).toHaveLength(2));
+    fireEvent.click(document.querySelector('.ant-modal-close')!);
+    fireEvent.click(button);
+    await waitFor(() => expect(document.querySelectorAll('.j-super-query-row')).toHaveLength(2));
+    // 重置 runs an empty query: the page's search follows, and the button is not marked active.
+    fireEvent.click(screen.getByRole('button', { name: /重\s*置/ }));
+    expect(onSearch).toHaveBeenLastCalledWith([], 'and');
+    expect(button.className).not.toMatch(/ant-btn-primary/);
   });
 });

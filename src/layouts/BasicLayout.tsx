@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Breadcrumb, Drawer, Dropdown, Layout, Tabs } from 'antd';
+import { Breadcrumb, Drawer, Layout } from 'antd';
 import { useAtom, useAtomValue } from 'jotai';
-import { Link, matchPath, Navigate, Route, Routes, useLocation, useNavigate, type Location } from 'react-router-dom';
+import { Link, Navigate, Routes, useLocation, useNavigate, type Location } from 'react-router-dom';
 import { settingsAtom } from '@/settings/store';
 import type { MenuNode } from '@/session/store';
 import { tokenAtom } from '@/session/store';
@@ -9,24 +9,17 @@ import { setLowAppIdSource, API_BASE } from '@/http/client';
 import { HOME_PATH } from '@/session/actions';
 import { feedback } from '@/feedback';
 import { APP_TITLE, COPYRIGHT } from '@/branding';
-import { containerRedirects, menuRoutes, resolveUrlPlaceholders, type RouteDef } from '@/router/menu';
+import { containerRedirects, menuRoutes, resolveUrlPlaceholders } from '@/router/menu';
 import { STATIC_REDIRECTS, STATIC_ROUTES } from '@/router/static-routes';
-import { RouteElement } from '@/router/resolve';
+import { routeLookup } from '@/router/lookup';
 import { SideMenu } from '@/layouts/SideMenu';
 import { Logo } from '@/layouts/Logo';
 import { ErrorBoundary } from '@/components/ErrorBoundary';
 import { HeaderBar } from '@/layouts/HeaderBar';
+import { PageTabs, type TabAction } from '@/layouts/PageTabs';
 import { useDevice } from '@/layouts/useDevice';
 import { closeMany, closeTab, refreshTab, visit, type PageTab } from '@/layouts/tabs';
 import './basic-layout.css';
-
-function findDef(defs: RouteDef[], pathname: string) {
-  for (const d of defs) {
-    const m = matchPath({ path: d.path, end: true }, pathname);
-    if (m) return { def: d, params: m.params };
-  }
-  return undefined;
-}
 
 export function BasicLayout({ menu }: { menu: MenuNode[] }) {
   const [settings, setSettings] = useAtom(settingsAtom);
@@ -44,11 +37,11 @@ export function BasicLayout({ menu }: { menu: MenuNode[] }) {
     return [...fromMenu, ...STATIC_ROUTES.filter((d) => !own.has(d.path))];
   }, [menu]);
   const redirects = useMemo(() => ({ ...STATIC_REDIRECTS, ...containerRedirects(menu) }), [menu]);
-  const routeEls = useMemo(() => defs.map((d) => <Route key={d.path} path={d.path} element={<RouteElement def={d} />} />), [defs]);
+  const lookup = useMemo(() => routeLookup(defs), [defs]);
 
   const pathname = loc.pathname.length > 1 ? loc.pathname.replace(/\/+$/, '') : loc.pathname;
   const redirect = redirects[pathname];
-  const found = redirect ? undefined : findDef(defs, pathname);
+  const found = redirect ? undefined : lookup(pathname);
   const key = pathname + loc.search;
 
   // X-Low-App-ID for routes named low-app* (SPEC §7).
@@ -101,20 +94,12 @@ export function BasicLayout({ menu }: { menu: MenuNode[] }) {
   const collapsed = device === 'tablet' ? true : settings.collapsed;
   const topMenu = settings.layout === 'topmenu' && !isMobile;
   const selected = [pathname, found.def.path];
-  const tabMenu = (k: string) => ({
-    items: [
-      { key: 'refresh', label: '刷新' },
-      { key: 'left', label: '关闭左侧' },
-      { key: 'right', label: '关闭右侧' },
-      { key: 'others', label: '关闭其他' },
-    ],
-    onClick: ({ key: action }: { key: string }) => {
-      if (action === 'refresh') {
-        setTabs((t) => refreshTab(t, k));
-        if (k !== key) nav(k);
-      } else apply(closeMany(tabs, k, action as 'left' | 'right' | 'others', key, HOME_PATH));
-    },
-  });
+  const onTabAction = (k: string, action: TabAction) => {
+    if (action === 'refresh') {
+      setTabs((t) => refreshTab(t, k));
+      if (k !== key) nav(k);
+    } else apply(closeMany(tabs, k, action, key, HOME_PATH));
+  };
   const visibleTabs = tabs.some((t) => t.key === key) ? tabs : [...(multipage ? tabs : []), { key, pathname, search: loc.search, title: found.def.title, keepAlive: found.def.keepAlive, version: 0 }];
 
   const menuEl = (
@@ -152,22 +137,12 @@ export function BasicLayout({ menu }: { menu: MenuNode[] }) {
         />
         {multipage && (
           <div className="layout-tabs">
-            <Tabs
-              type="editable-card"
-              hideAdd
-              size="small"
+            <PageTabs
+              tabs={visibleTabs.map((t) => ({ key: t.key, title: t.key === HOME_PATH ? '首页' : t.title, closable: t.key !== HOME_PATH }))}
               activeKey={key}
-              onChange={(k) => nav(k)}
-              onEdit={(k, action) => action === 'remove' && apply(closeTab(tabs, String(k), key, HOME_PATH))}
-              items={visibleTabs.map((t) => ({
-                key: t.key,
-                closable: t.key !== HOME_PATH,
-                label: (
-                  <Dropdown menu={tabMenu(t.key)} trigger={['contextMenu']}>
-                    <span className="tab-label" data-tab={t.key}>{t.key === HOME_PATH ? '首页' : t.title}</span>
-                  </Dropdown>
-                ),
-              }))}
+              onPick={(k) => nav(k)}
+              onClose={(k) => apply(closeTab(tabs, k, key, HOME_PATH))}
+              onAction={onTabAction}
             />
           </div>
         )}
@@ -179,7 +154,7 @@ export function BasicLayout({ menu }: { menu: MenuNode[] }) {
               .map((t) => (
                 <div key={`${t.key}#${t.version}`} className="page-pane" style={t.key === key ? undefined : { display: 'none' }}>
                   <ErrorBoundary>
-                    <Routes location={{ pathname: t.pathname, search: t.search, hash: '', state: null, key: t.key } as Location}>{routeEls}</Routes>
+                    <Routes location={{ pathname: t.pathname, search: t.search, hash: '', state: null, key: t.key } as Location}>{lookup(t.pathname)?.route}</Routes>
                   </ErrorBoundary>
                 </div>
               ))}

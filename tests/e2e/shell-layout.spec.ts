@@ -7,16 +7,16 @@ const activeTab = (page: Page) => page.locator('.layout-tabs .ant-tabs-tab-activ
 
 /**
  * Runs a tab's context-menu action until `done` holds: while the page below is still drawing, the
- * menu can close before the click lands, or a click can land on a closing menu and do nothing. Another
- * tab's menu still open (or closing) would take the click for the wrong tab, so the action is only
- * clicked while this tab's menu is the one open (its label carries `ant-dropdown-open`) and no other
- * menu is visible. Every action used here is safe to repeat.
+ * menu can close before the click lands, or a click can land on a closing menu and do nothing. The menu
+ * opened for another tab (or still closing) would act on the wrong tab, so the action is only clicked
+ * while the menu is open for this tab (the tab carries `tab-menu-open`) and no other menu is visible.
+ * Every action used here is safe to repeat.
  */
 async function tabAction(page: Page, title: string, action: string, done: () => Promise<void>) {
   const label = tab(page, title).locator('.tab-label');
   const menus = page.locator('.ant-dropdown:visible');
   await expect(async () => {
-    if (!/\bant-dropdown-open\b/.test((await label.getAttribute('class')) ?? '')) {
+    if (!/\btab-menu-open\b/.test((await tab(page, title).getAttribute('class')) ?? '')) {
       if (await menus.count()) await page.keyboard.press('Escape');
       await expect(menus).toHaveCount(0, { timeout: 2_000 });
       await label.click({ button: 'right', timeout: 2_000 });

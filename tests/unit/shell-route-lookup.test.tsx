@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter, Routes, useLocation, type Location } from 'react-router-dom';
+import { routeLookup } from '@/router/lookup';
+import type { RouteDef } from '@/router/menu';
+
+const def = (path: string, title = path): RouteDef => ({ path, name: path, title, keepAlive: false, parents: [], fromMenu: true, component: `none${path}` });
+
+describe('main layout route lookup', () => {
+  const defs = [def('/online/list/:code', 'online'), def('/online/list/new', 'new page'), def('/system/user', 'users')];
+
+  it('ranks static segments before parameters, whatever the menu order, and returns the parameters', () => {
+    const lookup = routeLookup(defs);
+    expect(lookup('/online/list/new')?.def.title).toBe('new page');
+    const online = lookup('/online/list/abc');
+    expect(online?.def.title).toBe('online');
+    expect(online?.params).toEqual({ code: 'abc' });
+    expect(lookup('/system/user')?.def.title).toBe('users');
+    expect(lookup('/nowhere')).toBeUndefined();
+  });
+
+  it('matches a path once: the same answer and the same <Route> element on every later render', () => {
+    const lookup = routeLookup(defs);
+    const first = lookup('/online/list/abc');
+    expect(lookup('/online/list/abc')).toBe(first);
+    expect(lookup('/online/list/xyz')!.route).toBe(first!.route); // one element per route
+  });
+
+  it("renders the route's page inside a tab's <Routes>, whatever the window's location", () => {
+    const lookup = routeLookup([{ ...def('/system/user'), component: undefined }]); // no component: 建设中
+    const Where = () => <span data-testid="where">{useLocation().pathname}</span>;
+    render(
+      <MemoryRouter initialEntries={['/elsewhere']}>
+        <Routes location={{ pathname: '/system/user', search: '', hash: '', state: null, key: 'k' } as Location}>{lookup('/system/user')!.route}</Routes>
+        <Where />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('where').textContent).toBe('/elsewhere');
+    expect(screen.getByText('建设中')).toBeTruthy();
+  });
+});
