@@ -81,7 +81,7 @@ export function PageTabs({
                       <span className="tab-label" data-tab={t.key}>{t.title}</span>
                     </div>
                     {t.closable && (
-                      <button type="button" aria-label="remove" tabIndex={-1} className="ant-tabs-tab-remove" onClick={(e) => (e.stopPropagation(), onClose(t.key))}>
+                      <button type="button" aria-label="关闭" tabIndex={-1} className="ant-tabs-tab-remove" onClick={(e) => (e.stopPropagation(), onClose(t.key))}>
                         <CloseOutlined />
                       </button>
                     )}
