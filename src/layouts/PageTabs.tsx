@@ -12,13 +12,21 @@ const ACTIONS: MenuProps['items'] = [
   { key: 'others', label: '关闭其他' },
 ];
 
+/** Shadows at the bar's edges while tabs are hidden beyond them (basic-layout.css). */
+function edges(w: HTMLElement) {
+  const nav = w.parentElement!;
+  nav.classList.toggle('tabs-more-left', w.scrollLeft > 0);
+  nav.classList.toggle('tabs-more-right', w.scrollLeft + w.clientWidth < w.scrollWidth - 1);
+}
+
 const keyOf = (el: EventTarget | null) => (el instanceof Element ? el.closest<HTMLElement>('[data-node-key]')?.dataset.nodeKey : undefined);
 
 /**
  * The open pages' tab bar (multi-tab mode), drawn as antd's editable-card Tabs markup and class names
  * (its styles apply). antd's Tabs measures every tab in a layout effect (forcing the page's first
  * layout inside React's commit) and wraps each label in its own dropdown; this bar measures nothing
- * while drawing: it scrolls sideways when the tabs overflow (the wheel scrolls it too), and one
+ * while drawing: it scrolls sideways when the tabs overflow (the wheel scrolls it too; shadows mark
+ * the edges with tabs beyond them), and one
  * right-click menu serves every tab. Keyboard: ←/→ move between tabs, Enter or Space opens one,
  * Delete closes it.
  */
@@ -40,9 +48,11 @@ export function PageTabs({
   useEffect(() => {
     const w = wrap.current;
     const t = w?.querySelector<HTMLElement>('.ant-tabs-tab-active');
-    if (!w || !t || w.scrollWidth <= w.clientWidth) return;
-    if (t.offsetLeft < w.scrollLeft) w.scrollLeft = t.offsetLeft;
-    else if (t.offsetLeft + t.offsetWidth > w.scrollLeft + w.clientWidth) w.scrollLeft = t.offsetLeft + t.offsetWidth - w.clientWidth;
+    if (w && t && w.scrollWidth > w.clientWidth) {
+      if (t.offsetLeft < w.scrollLeft) w.scrollLeft = t.offsetLeft;
+      else if (t.offsetLeft + t.offsetWidth > w.scrollLeft + w.clientWidth) w.scrollLeft = t.offsetLeft + t.offsetWidth - w.clientWidth;
+    }
+    if (w) edges(w);
   }, [activeKey, tabs.length]);
 
   const pick = (key: string) => key !== activeKey && onPick(key);
@@ -71,7 +81,7 @@ export function PageTabs({
         menu={{ items: ACTIONS, onClick: ({ key }) => (setMenuOpen(false), menuFor !== undefined && onAction(menuFor, key as TabAction)) }}
       >
         <div role="tablist" aria-orientation="horizontal" className="ant-tabs-nav" onKeyDown={onKeyDown} onContextMenu={(e: MouseEvent) => setMenuFor(keyOf(e.target))}>
-          <div ref={wrap} className="ant-tabs-nav-wrap" onWheel={onWheel}>
+          <div ref={wrap} className="ant-tabs-nav-wrap" onWheel={onWheel} onScroll={(e) => edges(e.currentTarget)}>
             <div className="ant-tabs-nav-list">
               {tabs.map((t) => {
                 const active = t.key === activeKey;

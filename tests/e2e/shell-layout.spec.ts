@@ -74,6 +74,30 @@ test.describe('tabbed layout', () => {
     await expect(page.locator('.page-pane')).toHaveCount(1);
   });
 
+  test('many tabs: the bar scrolls to the active tab and marks the edges with tabs beyond them', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 700 });
+    await login(page, 'admin');
+    const entries = ['学期管理', '作息时间', '教室管理', '班级管理', '课程管理', '教学任务', '排课管理', '评价指标', '指标分值', '听课任务要求', '听课记录'];
+    for (const entry of entries) await openMenu(page, '督导管理', entry);
+    const nav = page.locator('.layout-tabs .ant-tabs-nav');
+    const wrap = nav.locator('.ant-tabs-nav-wrap');
+    // The last tab opened is active and in view; the first ones are hidden to the left.
+    await expect(nav).toHaveClass(/tabs-more-left/);
+    await expect(nav).not.toHaveClass(/tabs-more-right/);
+    const inView = async (title: string) => {
+      const [t, w] = [(await tab(page, title).boundingBox())!, (await wrap.boundingBox())!];
+      return t.x >= w.x - 1 && t.x + t.width <= w.x + w.width + 1;
+    };
+    expect(await inView('听课记录')).toBe(true);
+    expect(await inView('首页')).toBe(false);
+    // The wheel scrolls the bar back to 首页.
+    await wrap.hover();
+    await page.mouse.wheel(0, -3000);
+    await expect(nav).toHaveClass(/tabs-more-right/);
+    await expect(nav).not.toHaveClass(/tabs-more-left/);
+    expect(await inView('首页')).toBe(true);
+  });
+
   test('the home tab and the last tab cannot be closed', async ({ page }) => {
     await login(page, 'teacher');
     await tabAction(page, '首页', '关闭其他', showsTabs(page, ['首页']));
