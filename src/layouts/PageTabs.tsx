@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type 
 import { Dropdown, type MenuProps } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import useTabsStyle from 'antd/es/tabs/style';
+import { moveFocus } from '@/components/moveFocus';
 
 export type TabAction = 'refresh' | 'left' | 'right' | 'others';
 
@@ -61,7 +62,7 @@ export function PageTabs({
     const at = all.indexOf(document.activeElement as HTMLElement);
     const key = keyOf(document.activeElement);
     if (at < 0 || key === undefined) return;
-    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') all[Math.max(0, Math.min(all.length - 1, at + (e.key === 'ArrowRight' ? 1 : -1)))]!.focus();
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') moveFocus(all, e.key === 'ArrowRight' ? 1 : -1);
     else if (e.key === 'Enter' || e.key === ' ') pick(key);
     else if (e.key === 'Delete' && tabs.find((t) => t.key === key)?.closable) onClose(key);
     else return;

@@ -4,6 +4,7 @@ import useMenuStyle from 'antd/es/menu/style';
 import type { MenuNode } from '@/session/store';
 import { isContainer } from '@/router/menu';
 import { menuIcon } from '@/layouts/icons';
+import { moveFocus } from '@/components/moveFocus';
 
 type Item = Required<MenuProps>['items'][number];
 
@@ -94,7 +95,7 @@ function InlineMenu({
     const at = entries.indexOf(document.activeElement as HTMLElement);
     const key = (document.activeElement as HTMLElement | null)?.dataset.key;
     const branch = key !== undefined && entries[at]?.classList.contains('ant-menu-submenu-title');
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') entries[Math.max(0, Math.min(entries.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))]?.focus();
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') moveFocus(entries, e.key === 'ArrowDown' ? 1 : -1);
     else if ((e.key === 'Enter' || e.key === ' ') && at >= 0) entries[at]!.click();
     else if (e.key === 'ArrowRight' && branch && !open.has(key)) onOpen(key);
     else if (e.key === 'ArrowLeft' && branch && open.has(key)) onClose(key);

@@ -1,9 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { Badge, Button, Tooltip } from 'antd';
+import { lazyModule, moduleLoader } from '@/components/moduleLoader';
 import type { MatchType, QueryField, QueryRow } from '../logic/query';
 
-const loadBuilder = () => import('./SuperQueryBuilder');
-const SuperQueryBuilder = lazy(() => loadBuilder().then((m) => ({ default: m.SuperQueryBuilder })));
+const loadBuilder = moduleLoader(() => import('./SuperQueryBuilder'));
+const SuperQueryBuilder = lazy(() => lazyModule(loadBuilder, (m) => m.SuperQueryBuilder));
 
 export interface JSuperQueryProps {
   fieldList: QueryField[];
