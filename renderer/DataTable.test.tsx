@@ -55,6 +55,29 @@ describe('DataTable', () => {
     expect(container.querySelector('.ant-spin-spinning')).toBeNull();
   });
 
+  it('starts with the right edge shadow when its declared widths exceed the window, and after layout rewrites no offset that is unchanged', () => {
+    const observers: ResizeObserverCallback[] = [];
+    vi.stubGlobal('ResizeObserver', class {
+      constructor(cb: ResizeObserverCallback) {
+        observers.push(cb);
+      }
+      observe() {}
+      disconnect() {}
+    });
+    try {
+      const narrow = draw({}).container.querySelector<HTMLElement>('.ant-table')!;
+      expect(narrow.className).not.toContain('ant-table-ping-right'); // 350 px declared
+      const extra = Array.from({ length: 10 }, (_, i): DataColumn => ({ key: `c${i}`, dataIndex: `c${i}`, title: `列${i}`, width: 120 }));
+      const wide = draw({ columns: [...columns.slice(0, 2), ...extra, columns[2]!] }).container.querySelector<HTMLElement>('.ant-table')!;
+      expect(wide.className).toContain('ant-table-ping-right'); // 1550 px declared, wider than the window: shadow from the first render
+      const set = vi.spyOn(wide.style, 'setProperty');
+      observers.forEach((cb) => cb([], {} as ResizeObserver)); // "after layout": the pinned column's offset is the declared 0px
+      expect(set).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('shows the empty state and no pager without rows', () => {
     const { container } = draw({ dataSource: [], pagination: { current: 1, pageSize: 10, total: 0 } });
     expect(container.querySelector('.ant-table-placeholder')).toHaveTextContent('暂无数据');

@@ -103,25 +103,30 @@ export function DataTable(props: DataTableProps) {
     const content = contentRef.current;
     const table = tableRef.current;
     if (!content || !table || !pin.sides) return;
+    // Reads first, then only the writes that change something: a write before a read would force a
+    // style and layout pass, and a custom property set on the table (even to the same value) restyles
+    // every cell below it.
     const shadows = () => {
       const { scrollLeft, scrollWidth, clientWidth } = content;
       table.classList.toggle('ant-table-ping-left', scrollLeft > 0);
       table.classList.toggle('ant-table-ping-right', scrollLeft + clientWidth < scrollWidth - 1);
     };
     const offsets = () => {
-      shadows();
-      const ths = content.querySelectorAll<HTMLTableCellElement>('thead > tr > th');
+      const ths = [...content.querySelectorAll<HTMLTableCellElement>('thead > tr > th')];
+      const vars: Array<[string, string]> = [];
       let left = 0;
       ths.forEach((th, i) => {
         if (!th.classList.contains('ant-table-cell-fix-left')) return;
-        table.style.setProperty(`--dt-left-${i}`, `${left}px`);
+        vars.push([`--dt-left-${i}`, `${left}px`]);
         left += th.offsetWidth;
       });
       let right = 0;
       for (let i = ths.length - 1; i >= 0 && ths[i]!.classList.contains('ant-table-cell-fix-right'); i--) {
-        table.style.setProperty(`--dt-right-${i}`, `${right}px`);
+        vars.push([`--dt-right-${i}`, `${right}px`]);
         right += ths[i]!.offsetWidth;
       }
+      shadows();
+      for (const [name, value] of vars) if (table.style.getPropertyValue(name) !== value) table.style.setProperty(name, value);
     };
     // Measured after the browser's own layout (a ResizeObserver callback), never forcing one.
     const ro = new ResizeObserver(offsets);
@@ -284,7 +289,10 @@ function pinning(columns: DataColumn[], selection: boolean) {
     const edge = side === 'left' ? (all[i + 1]?.fixed === 'left' ? '' : ' ant-table-cell-fix-left-last') : all[i - 1]?.fixed === 'right' ? '' : ' ant-table-cell-fix-right-first';
     return { cls: ` ant-table-cell-fix-${side}${edge}`, style: { textAlign: align, [side]: `var(--dt-${side}-${i}, 0px)` } };
   });
-  const tableClass = `${left ? ' ant-table-has-fix-left' : ''}${right ? ' ant-table-has-fix-right' : ''}${left || right ? ' ant-table-fixed-column' : ''}`;
+  // The right edge's shadow from the start when the declared widths exceed the window (the table then
+  // overflows): corrected after layout, but a class changed on the table then restyles every cell.
+  const wide = right && typeof window !== 'undefined' && all.reduce((a, c) => a + (c.width ?? 120), 0) > window.innerWidth;
+  const tableClass = `${left ? ' ant-table-has-fix-left' : ''}${right ? ' ant-table-has-fix-right' : ''}${left || right ? ' ant-table-fixed-column' : ''}${wide ? ' ant-table-ping-right' : ''}`;
   return { sides: left || right, cells, tableClass, vars: vars as CSSProperties };
 }
 

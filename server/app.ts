@@ -94,6 +94,9 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean } = 
         root: dist,
         prefix: '/',
         index: false,
+        // One route per built file, listed at start: no per-request directory reads (the wildcard route
+        // re-reads each directory on the path to check the file name's spelling), unknown paths 404.
+        wildcard: false,
         setHeaders: (res, path) => {
           if (/\/assets\//.test(path)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
         },

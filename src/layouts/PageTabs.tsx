@@ -45,15 +45,22 @@ export function PageTabs({
   const [menuFor, setMenuFor] = useState<string>();
   const [menuOpen, setMenuOpen] = useState(false);
 
-  // The active tab scrolled into the bar's view when it changes (after paint: nothing to measure before).
+  // The active tab scrolled into the bar's view when it changes, and the edge shadows: measured after the
+  // browser's own layout (a ResizeObserver's callbacks: once when observed, then when the bar resizes),
+  // never forcing one — a page's first layout can hold a whole list.
   useEffect(() => {
     const w = wrap.current;
-    const t = w?.querySelector<HTMLElement>('.ant-tabs-tab-active');
-    if (w && t && w.scrollWidth > w.clientWidth) {
-      if (t.offsetLeft < w.scrollLeft) w.scrollLeft = t.offsetLeft;
-      else if (t.offsetLeft + t.offsetWidth > w.scrollLeft + w.clientWidth) w.scrollLeft = t.offsetLeft + t.offsetWidth - w.clientWidth;
-    }
-    if (w) edges(w);
+    if (!w) return;
+    const ro = new ResizeObserver(() => {
+      const t = w.querySelector<HTMLElement>('.ant-tabs-tab-active');
+      if (t && w.scrollWidth > w.clientWidth) {
+        if (t.offsetLeft < w.scrollLeft) w.scrollLeft = t.offsetLeft;
+        else if (t.offsetLeft + t.offsetWidth > w.scrollLeft + w.clientWidth) w.scrollLeft = t.offsetLeft + t.offsetWidth - w.clientWidth;
+      }
+      edges(w);
+    });
+    ro.observe(w);
+    return () => ro.disconnect();
   }, [activeKey, tabs.length]);
 
   const pick = (key: string) => key !== activeKey && onPick(key);

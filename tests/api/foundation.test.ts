@@ -54,5 +54,8 @@ describe('serving the built front end', () => {
     expect(js.statusCode).toBe(200);
     expect(js.body).toBe('console.log(1)');
     expect((await web.get('/missing.js')).statusCode).toBe(404);
+    // One route per built file: nothing outside the build and no other spelling of a file is served.
+    for (const path of ['/assets/missing.js', '/assets/APP.JS', '/assets/..%2findex.html'])
+      expect((await web.get(path)).statusCode, path).not.toBe(200);
   });
 });

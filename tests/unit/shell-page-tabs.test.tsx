@@ -51,4 +51,38 @@ describe('page tab bar', () => {
     fireEvent.keyDown(document.activeElement!, { key: 'Delete' });
     expect(on.close).toHaveBeenCalledTimes(1); // 首页 cannot be closed
   });
+
+  it('scrolls the active tab into view and marks the edges only after layout (a ResizeObserver callback), never while committing', () => {
+    const observers: ResizeObserverCallback[] = [];
+    vi.stubGlobal('ResizeObserver', class {
+      constructor(cb: ResizeObserverCallback) {
+        observers.push(cb);
+      }
+      observe() {}
+      disconnect() {}
+    });
+    // A 100 px bar holding 300 px of tabs, the active one at 200–300 px.
+    const reads = vi.fn();
+    const geometry: Record<string, (el: HTMLElement) => number> = {
+      scrollWidth: (el) => (el.classList.contains('ant-tabs-nav-wrap') ? 300 : 0),
+      clientWidth: (el) => (el.classList.contains('ant-tabs-nav-wrap') ? 100 : 0),
+      offsetLeft: (el) => (el.classList.contains('ant-tabs-tab-active') ? 200 : 0),
+      offsetWidth: () => 100,
+    };
+    const saved = Object.keys(geometry).map((k) => [k, Object.getOwnPropertyDescriptor(HTMLElement.prototype, k) ?? Object.getOwnPropertyDescriptor(Element.prototype, k)] as const);
+    for (const [k, f] of Object.entries(geometry))
+      Object.defineProperty(HTMLElement.prototype, k, { configurable: true, get(this: HTMLElement) { reads(k); return f(this); } });
+    try {
+      const { container } = draw('/b');
+      expect(reads).not.toHaveBeenCalled(); // nothing measured while React commits
+      const wrap = container.querySelector<HTMLElement>('.ant-tabs-nav-wrap')!;
+      observers.forEach((cb) => cb([], {} as ResizeObserver));
+      expect(wrap.scrollLeft).toBe(200);
+      expect(wrap.parentElement!.classList.contains('tabs-more-left')).toBe(true);
+    } finally {
+      for (const [k, d] of saved) if (d) Object.defineProperty(HTMLElement.prototype, k, d);
+      else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[k];
+      vi.unstubAllGlobals();
+    }
+  });
 });
