@@ -79,14 +79,14 @@ export default defineConfig(({ mode }) => ({
       output: {
         codeSplitting: {
           groups: [
-            // Vite's dynamic-import preload helper: on its own, or it lands in a vendor chunk that every lazy caller then loads.
-            { name: 'preload', test: /preload-helper/, priority: 50 },
-            // src/boot.ts in a chunk of its own, imported first by the entry: its requests leave before the antd and app chunks evaluate.
-            { name: 'boot', test: /[\\/]src[\\/]boot\.ts$/, priority: 45 },
-            // The page warmer (renderer/warm.ts) with the renderer modules it shares: one download, not six queued ones, before a list page's first request.
-            { name: 'warm', test: /[\\/](renderer[\\/](warm|listRequest|listQuery|scope|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts)$/, includeDependenciesRecursively: false, priority: 44 },
-            // The list page's renderer in one chunk (ListPage is also imported by the lazy online page, which would split it off).
-            { name: 'renderer', test: /[\\/](renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/]useStableCallback\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
+            // src/boot.ts in a chunk of its own, imported first by the entry: its requests leave before the antd and app
+            // chunks evaluate. With it: Vite's dynamic-import preload helper and the password rules the main layout
+            // shares with lazy pages (each would otherwise be a request of its own).
+            { name: 'boot', test: /[\\/]src[\\/]boot\.ts$|preload-helper|[\\/]server[\\/]auth[\\/]password-policy\.ts$/, priority: 50 },
+            // The list page's renderer in one chunk, with the page warmer (renderer/warm.ts, loaded at boot for a list page's
+            // first request), the modules they share and the lazy overlays (ListPage is also imported by the lazy online
+            // page, which would split it off; the overlays are shared by the main layout and lazy pages).
+            { name: 'renderer', test: /[\\/](src[\\/]components[\\/]LazyOverlay\.tsx|renderer[\\/](warm|listRequest|listQuery|scope|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/]useStableCallback\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 40 },
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.
             { name: 'antd', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, tags: ['$initial'], priority: 30 },

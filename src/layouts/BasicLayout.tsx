@@ -19,7 +19,6 @@ import { HeaderBar } from '@/layouts/HeaderBar';
 import { PageTabs, type TabAction } from '@/layouts/PageTabs';
 import { useDevice } from '@/layouts/useDevice';
 import { closeMany, closeTab, refreshTab, visit, type PageTab } from '@/layouts/tabs';
-import './basic-layout.css';
 
 export function BasicLayout({ menu }: { menu: MenuNode[] }) {
   const [settings, setSettings] = useAtom(settingsAtom);
