@@ -18,7 +18,6 @@ import { lazyModule } from '@/components/moduleLoader';
 import { UserLayout } from '@/layouts/UserLayout';
 // The sign-in page is the entry screen: part of the initial bundle (see docs/decisions.md); every other page is lazy.
 import Login from '@/pages/user/Login';
-import './app.css';
 // The main layout's styles with the entry's: one stylesheet request fewer on a signed-in visit (a few kB on the sign-in page).
 import '@/layouts/basic-layout.css';
 

@@ -1,9 +1,10 @@
 // First: its requests leave before the rest of the entry is evaluated (src/boot.ts).
 import { layoutAtBoot } from './boot';
+// antd's reset and the app's base styles, ahead of every component's.
+import './app.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import 'antd/dist/reset.css';
 
 // A transition: the first render (the whole layout and page, ~0.2 s) yields, so the page's early
 // requests (src/session/prefetch.ts) go out as soon as their answers come in, not after it.
