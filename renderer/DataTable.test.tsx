@@ -3,6 +3,7 @@ import { useLayoutEffect, useRef, useState, type Key } from 'react';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
+import { stubResizeObserver } from '../tests/helpers/resize-observer';
 import { DataTable, type DataColumn, type DataTableProps } from './DataTable';
 
 type Row = Record<string, unknown>;
@@ -56,14 +57,7 @@ describe('DataTable', () => {
   });
 
   it('starts with the right edge shadow when its declared widths exceed the window, and after layout rewrites no offset that is unchanged', () => {
-    const observers: ResizeObserverCallback[] = [];
-    vi.stubGlobal('ResizeObserver', class {
-      constructor(cb: ResizeObserverCallback) {
-        observers.push(cb);
-      }
-      observe() {}
-      disconnect() {}
-    });
+    const layout = stubResizeObserver();
     try {
       const narrow = draw({}).container.querySelector<HTMLElement>('.ant-table')!;
       expect(narrow.className).not.toContain('ant-table-ping-right'); // 350 px declared
@@ -71,10 +65,10 @@ describe('DataTable', () => {
       const wide = draw({ columns: [...columns.slice(0, 2), ...extra, columns[2]!] }).container.querySelector<HTMLElement>('.ant-table')!;
       expect(wide.className).toContain('ant-table-ping-right'); // 1550 px declared, wider than the window: shadow from the first render
       const set = vi.spyOn(wide.style, 'setProperty');
-      observers.forEach((cb) => cb([], {} as ResizeObserver)); // "after layout": the pinned column's offset is the declared 0px
+      layout.fire(); // "after layout": the pinned column's offset is the declared 0px
       expect(set).not.toHaveBeenCalled();
     } finally {
-      vi.unstubAllGlobals();
+      layout.restore();
     }
   });
 

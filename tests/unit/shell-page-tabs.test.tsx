@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { PageTabs } from '@/layouts/PageTabs';
+import { stubResizeObserver } from '../helpers/resize-observer';
 
 const TABS = [
   { key: '/home', title: '首页', closable: false },
@@ -53,14 +54,7 @@ describe('page tab bar', () => {
   });
 
   it('scrolls the active tab into view and marks the edges only after layout (a ResizeObserver callback), never while committing', () => {
-    const observers: ResizeObserverCallback[] = [];
-    vi.stubGlobal('ResizeObserver', class {
-      constructor(cb: ResizeObserverCallback) {
-        observers.push(cb);
-      }
-      observe() {}
-      disconnect() {}
-    });
+    const layout = stubResizeObserver();
     // A 100 px bar holding 300 px of tabs, the active one at 200–300 px.
     const reads = vi.fn();
     const geometry: Record<string, (el: HTMLElement) => number> = {
@@ -76,13 +70,13 @@ describe('page tab bar', () => {
       const { container } = draw('/b');
       expect(reads).not.toHaveBeenCalled(); // nothing measured while React commits
       const wrap = container.querySelector<HTMLElement>('.ant-tabs-nav-wrap')!;
-      observers.forEach((cb) => cb([], {} as ResizeObserver));
+      layout.fire();
       expect(wrap.scrollLeft).toBe(200);
       expect(wrap.parentElement!.classList.contains('tabs-more-left')).toBe(true);
     } finally {
       for (const [k, d] of saved) if (d) Object.defineProperty(HTMLElement.prototype, k, d);
       else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[k];
-      vi.unstubAllGlobals();
+      layout.restore();
     }
   });
 });
