@@ -23,8 +23,9 @@ export const alias = {
  * imports statically must be listed here (else its page loads the other chunk too).
  */
 const ANTD_PAGE = new RegExp(
-  // The icons (the shell's menu icons, the pages' buttons) and dayjs are shared with the other chunk: here, so neither waits for it.
-  String.raw`node_modules[\\/](@ant-design[\\/]icons|dayjs)[\\/]|` +
+  // The icons (the shell's menu icons, the pages' buttons) are shared with the other chunk: here, so neither waits for it
+  // (dayjs, shared too, is in the entry: the React chunk).
+  String.raw`node_modules[\\/]@ant-design[\\/]icons[\\/]|` +
   String.raw`node_modules[\\/]antd[\\/]es[\\/](alert|app|avatar|badge|breadcrumb|button|card|checkbox|col|divider|drawer|dropdown|empty|form|grid|input|input-number|layout|list|menu|message|modal|pagination|popconfirm|popover|radio|result|row|select|space|spin|switch|tabs|tag|tooltip|typography)[\\/]`,
 );
 
