@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const dir = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -57,6 +58,18 @@ export function antdStaticStyles(): Plugin {
   };
 }
 
+/** The favicon (a 214-byte SVG) as a data URL in index.html: one request fewer on every visit. */
+function inlineFavicon(): Plugin {
+  const href = '/src/assets/logo.svg';
+  return {
+    name: 'inline-favicon',
+    transformIndexHtml: {
+      order: 'pre',
+      handler: (html) => html.replace(`href="${href}"`, `href="data:image/svg+xml,${encodeURIComponent(readFileSync(dir(`.${href}`), 'utf8').trim())}"`),
+    },
+  };
+}
+
 /**
  * React Router 7's package exports name only its development build (warnings, checks, ~20 % more code
  * to evaluate); production builds take its production files (same API, self-contained).
@@ -67,7 +80,7 @@ const reactRouterProduction = [
 ];
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), antdStaticStyles()],
+  plugins: [react(), antdStaticStyles(), inlineFavicon()],
   resolve: { alias: [...(mode === 'production' ? reactRouterProduction : []), ...Object.entries(alias).map(([find, replacement]) => ({ find, replacement }))] },
   define: { __API_BASE__: JSON.stringify(apiBase) },
   server: {
