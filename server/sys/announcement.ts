@@ -33,14 +33,19 @@ const splitIds = (v: unknown) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-/** Read-receipt rows for published "ALL" announcements the user has none for yet (JeecgBoot does this on listByUser). */
+/**
+ * Read-receipt rows for published "ALL" announcements the user has none for yet (JeecgBoot does this on
+ * listByUser). Looked for first: an insert is a write even when it adds nothing, and every write drops
+ * read-cache entries and is announced to the other servers — on every notice poll of every user.
+ */
 async function materialize(db: DB, userId: string) {
+  const missing = sql`from sys_announcement a
+    where a.send_status = '1' and a.del_flag = '0' and a.msg_type = 'ALL'
+      and not exists (select 1 from sys_announcement_send s where s.annt_id = a.id and s.user_id = ${userId})`;
+  if (!(await sql`select 1 ${missing} limit 1`.execute(db)).rows.length) return;
   await sql`
     insert into sys_announcement_send (id, annt_id, user_id, read_flag)
-    select md5(a.id || ${userId}), a.id, ${userId}, '0'
-    from sys_announcement a
-    where a.send_status = '1' and a.del_flag = '0' and a.msg_type = 'ALL'
-      and not exists (select 1 from sys_announcement_send s where s.annt_id = a.id and s.user_id = ${userId})
+    select md5(a.id || ${userId}), a.id, ${userId}, '0' ${missing}
     on conflict do nothing`.execute(db);
 }
 

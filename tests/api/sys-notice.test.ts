@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { sha256 } from '../../server/util.js';
+import { readCacheOf } from '../../server/db/read-cache.js';
 
 let s: TestServer;
 let admin: string;
@@ -115,6 +116,24 @@ describe('announcements and the notice socket', () => {
     const again = (await s.get(`sys/annountCement/doReovkeData?id=${id}`, admin)).json();
     expect(again).toMatchObject({ success: false, message: '只能撤销已发布的通告' });
     c.ws.close();
+  });
+
+  it('a notice poll writes nothing once the user has every receipt, and one receipt per new broadcast', async () => {
+    const writes: string[][] = [];
+    await s.get('sys/annountCement/listByUser', teacher); // receipts for whatever was published before
+    const stop = readCacheOf(s.running.ctx.db)!.onWrite((tables) => writes.push(tables));
+    try {
+      await s.get('sys/annountCement/listByUser', teacher);
+      expect(writes).toEqual([]); // no insert: nothing was missing
+      const id = await addAnnouncement({ titile: '新的全体通知' });
+      await s.get(`sys/annountCement/doReleaseData?id=${id}`, admin);
+      writes.length = 0;
+      const list = (await s.get('sys/annountCement/listByUser', teacher)).json();
+      expect(list.result.anntMsgList.some((a: { id: string }) => a.id === id)).toBe(true);
+      expect(writes).toEqual([['sys_announcement_send']]);
+    } finally {
+      stop();
+    }
   });
 
   it('refuses management to a non-admin with 510', async () => {
