@@ -7,7 +7,7 @@ import type { PageSchema } from './types';
 const LIST_KINDS = ['list', 'master-detail', 'tree-list'];
 
 /**
- * A light chunk of its own (no antd beyond the entry's, no page code), loaded at boot: it starts
+ * In the renderer chunk (loaded at boot with the main layout, no antd beyond theirs): it starts
  * what page `pageId` at URL `search` will ask for, before it renders (src/session/prefetch.ts):
  * its schema, then — for a list page — its first list request.
  * `guess`: at boot, from the previous menu — only the schema request already started at boot is

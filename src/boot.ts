@@ -26,7 +26,7 @@ function bootPrefetch(): Promise<unknown> | undefined {
   const path = window.location.pathname;
   if (!getDefaultStore().get(tokenAtom) || /^\/(user|oauth2-app|403|404|500)(\/|$)/.test(path)) return undefined;
   // Requests first: the browser queues requests beyond six per host in the order they were made, and
-  // the page's route question (and its list request, after the small warmer chunk) are on the critical path.
+  // the page's route question (and its list request, after the warmer's chunk) are on the critical path.
   prefetchPermissions();
   startBootPrefetch(path, window.location.search);
   void loadWarmer().catch(() => undefined);

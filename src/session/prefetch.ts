@@ -193,10 +193,10 @@ export function firstListDone(pageId: string, search: string) {
   lists.delete(listKey(pageId, search));
 }
 
-/** The page warmer (renderer/warm.ts): a small chunk of its own, loaded at boot. */
+/** The page warmer (renderer/warm.ts, in the renderer chunk), loaded at boot. */
 export const loadWarmer = () => import('@renderer/warm');
 
-/** Starts page `pageId`'s early requests at `search` (as soon as the small warmer chunk is there). */
+/** Starts page `pageId`'s early requests at `search` (as soon as the warmer's chunk is there). */
 export function warmPage(pageId: string, search: string, guess: boolean) {
   void loadWarmer().then((m) => m.warmPage(pageId, search, guess), () => undefined);
 }
