@@ -98,9 +98,10 @@ export default defineConfig(({ mode }) => ({
             // shares with lazy pages (each would otherwise be a request of its own).
             { name: 'boot', test: /[\\/]src[\\/]boot\.ts$|preload-helper|[\\/]server[\\/]auth[\\/]password-policy\.ts$/, priority: 50 },
             // The list page's renderer in one chunk, with the page warmer (renderer/warm.ts, loaded at boot for a list page's
-            // first request), the modules they share and the lazy overlays (ListPage is also imported by the lazy online
-            // page, which would split it off; the overlays are shared by the main layout and lazy pages).
-            { name: 'renderer', test: /[\\/](src[\\/]components[\\/]LazyOverlay\.tsx|renderer[\\/](warm|listRequest|listQuery|scope|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/]useStableCallback\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
+            // first request), the modules they share, and the small modules the main layout shares with them (the lazy
+            // overlays, the scroll-edge check): ListPage is also imported by the lazy online page, which would split it off,
+            // and a shared module alone would be a request of its own.
+            { name: 'renderer', test: /[\\/](src[\\/]components[\\/]LazyOverlay\.tsx|renderer[\\/](warm|listRequest|listQuery|scope|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/](useStableCallback|hiddenBeyond)\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
             // React with the entry's other small libraries (dayjs, jotai's React bindings): one request fewer.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|dayjs|jotai)[\\/]/, priority: 40 },
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.

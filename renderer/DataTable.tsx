@@ -3,6 +3,7 @@ import { Checkbox, Empty, Pagination, theme, type PaginationProps } from 'antd';
 import useSpinStyle from 'antd/es/spin/style';
 import { CaretDownOutlined, CaretUpOutlined } from '@ant-design/icons';
 import { useStableCallback } from '@/components/useStableCallback';
+import { hiddenBeyond } from '@/components/hiddenBeyond';
 
 /**
  * The list pages' table: antd Table's markup and class names (so antd's table styles, and every
@@ -107,9 +108,9 @@ export function DataTable(props: DataTableProps) {
     // style and layout pass, and a custom property set on the table (even to the same value) restyles
     // every cell below it.
     const shadows = () => {
-      const { scrollLeft, scrollWidth, clientWidth } = content;
-      table.classList.toggle('ant-table-ping-left', scrollLeft > 0);
-      table.classList.toggle('ant-table-ping-right', scrollLeft + clientWidth < scrollWidth - 1);
+      const beyond = hiddenBeyond(content);
+      table.classList.toggle('ant-table-ping-left', beyond.left);
+      table.classList.toggle('ant-table-ping-right', beyond.right);
     };
     const offsets = () => {
       const ths = [...content.querySelectorAll<HTMLTableCellElement>('thead > tr > th')];

@@ -3,6 +3,7 @@ import { Dropdown, type MenuProps } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import useTabsStyle from 'antd/es/tabs/style';
 import { moveFocus } from '@/components/moveFocus';
+import { hiddenBeyond } from '@/components/hiddenBeyond';
 
 export type TabAction = 'refresh' | 'left' | 'right' | 'others';
 
@@ -16,8 +17,9 @@ const ACTIONS: MenuProps['items'] = [
 /** Shadows at the bar's edges while tabs are hidden beyond them (basic-layout.css). */
 function edges(w: HTMLElement) {
   const nav = w.parentElement!;
-  nav.classList.toggle('tabs-more-left', w.scrollLeft > 0);
-  nav.classList.toggle('tabs-more-right', w.scrollLeft + w.clientWidth < w.scrollWidth - 1);
+  const beyond = hiddenBeyond(w);
+  nav.classList.toggle('tabs-more-left', beyond.left);
+  nav.classList.toggle('tabs-more-right', beyond.right);
 }
 
 const keyOf = (el: EventTarget | null) => (el instanceof Element ? el.closest<HTMLElement>('[data-node-key]')?.dataset.nodeKey : undefined);
