@@ -120,17 +120,21 @@ export async function registerAnnouncement(api: FastifyInstance, ctx: ServerCont
     const user = req.user!;
     const size = Math.min(Math.max(Number((req.query as { pageSize?: string }).pageSize) || 5, 1), 50);
     await materialize(ctx.db, user.id);
-    const byCategory = async (category: string) => {
-      const where = sql`from sys_announcement a join sys_announcement_send s on s.annt_id = a.id and s.user_id = ${user.id}
-        where a.send_status = '1' and a.del_flag = '0' and s.read_flag = '0' and a.msg_category = ${category}
-          and (a.end_time is null or a.end_time >= ${now()})`;
-      const [rows, total] = await Promise.all([
-        sql`select ${ANNT_COLUMNS}, s.read_flag as "readFlag", s.id as "sendId" ${where} order by a.send_time desc limit ${size}`.execute(ctx.db),
-        sql<{ n: string }>`select count(*) as n ${where}`.execute(ctx.db),
-      ]);
-      return [rows.rows, Number(total.rows[0]?.n ?? 0)] as const;
+    // Both categories' newest unread notices and their totals in one statement: the header polls this for every user.
+    const unread = await sql<Record<string, unknown> & { msgCategory: string; rank: string; categoryTotal: string }>`
+      select * from (
+        select ${ANNT_COLUMNS}, s.read_flag as "readFlag", s.id as "sendId",
+          row_number() over (partition by a.msg_category order by a.send_time desc) as rank,
+          count(*) over (partition by a.msg_category) as "categoryTotal"
+        from sys_announcement a join sys_announcement_send s on s.annt_id = a.id and s.user_id = ${user.id}
+        where a.send_status = '1' and a.del_flag = '0' and s.read_flag = '0' and a.msg_category in ('1', '2')
+          and (a.end_time is null or a.end_time >= ${now()})
+      ) t where rank <= ${size} order by "sendTime" desc`.execute(ctx.db);
+    const byCategory = (category: string) => {
+      const rows = unread.rows.filter((r) => r.msgCategory === category);
+      return [rows.map(({ rank: _rank, categoryTotal: _total, ...notice }) => notice), Number(rows[0]?.categoryTotal ?? 0)] as const;
     };
-    const [[anntMsgList, anntMsgTotal], [sysMsgList, sysMsgTotal]] = await Promise.all([byCategory('1'), byCategory('2')]);
+    const [[anntMsgList, anntMsgTotal], [sysMsgList, sysMsgTotal]] = [byCategory('1'), byCategory('2')];
     return { ...ok({ anntMsgList, anntMsgTotal, sysMsgList, sysMsgTotal }), code: 0 };
   });
 

@@ -118,6 +118,36 @@ describe('announcements and the notice socket', () => {
     c.ws.close();
   });
 
+  it('lists the newest unread notices of each category with their totals, leaving out expired ones', async () => {
+    const reader = await s.login('teacher2');
+    const readerId = (await s.running.ctx.db.selectFrom('sys_user').select('id').where('username', '=', 'teacher2').executeTakeFirstOrThrow()).id as string;
+    const before = (await s.get('sys/annountCement/listByUser?pageSize=2', reader)).json().result;
+    const publish = async (titile: string, msgCategory: string, sendTime: string, endTime?: string) => {
+      const id = await addAnnouncement({ titile, msgCategory, msgType: 'USER', userIds: readerId });
+      expect((await s.get(`sys/annountCement/doReleaseData?id=${id}`, admin)).json()).toMatchObject({ success: true });
+      // Distinct send times (stored to the second): the newest-first order is then certain.
+      await s.running.ctx.db.updateTable('sys_announcement').set({ send_time: sendTime, end_time: endTime ?? null }).where('id', '=', id).execute();
+      return id;
+    };
+    await publish('分类一甲', '1', '2099-01-01 08:00:01'); // third newest: counted, beyond the page
+    const a2 = await publish('分类一乙', '1', '2099-01-01 08:00:03');
+    const a3 = await publish('分类一丙', '1', '2099-01-01 08:00:02');
+    await publish('分类一已过期', '1', '2099-01-01 08:00:04', '2020-01-01 00:00:00');
+    const m1 = await publish('系统消息甲', '2', '2099-01-01 08:00:05');
+    const m2 = await publish('系统消息乙', '2', '2099-01-01 08:00:06');
+
+    const list = (await s.get('sys/annountCement/listByUser?pageSize=2', reader)).json();
+    expect(list).toMatchObject({ success: true, code: 0 });
+    const r = list.result;
+    expect(r.anntMsgList.map((n: { id: string }) => n.id)).toEqual([a2, a3]);
+    expect(r.anntMsgTotal).toBe(before.anntMsgTotal + 3);
+    expect(r.sysMsgList.map((n: { id: string }) => n.id)).toEqual([m2, m1]);
+    expect(r.sysMsgTotal).toBe(before.sysMsgTotal + 2);
+    expect(r.anntMsgList[0]).toMatchObject({ titile: '分类一乙', msgCategory: '1', readFlag: '0', sendStatus: '1' });
+    expect(Object.keys(r.anntMsgList[0])).not.toContain('rank');
+    expect(Object.keys(r.anntMsgList[0])).not.toContain('categoryTotal');
+  });
+
   it('a notice poll writes nothing once the user has every receipt, and one receipt per new broadcast', async () => {
     const writes: string[][] = [];
     await s.get('sys/annountCement/listByUser', teacher); // receipts for whatever was published before
