@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -55,4 +55,29 @@ const round = (v: number) => (Math.abs(v) >= 100 ? Math.round(v) : Math.round(v 
 
 export function log(msg: string) {
   appendFileSync('/dev/stderr', `${msg}\n`);
+}
+
+/**
+ * CPU time so far (ms, user + system) of Chromium's processes by kind (browser, renderer, gpu-process,
+ * network, …) and of the product's servers (`server`), read from /proc (Linux). Differences between two
+ * readings tell what a navigation cost the whole machine, not only the page's main thread.
+ */
+export function processCpu(): Map<string, number> {
+  const tick = 1000 / 100; // USER_HZ
+  const byKind = new Map<string, number>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const kind = cmd.includes('chromium')
+        ? cmd.includes('--utility-sub-type=network') ? 'network' : (cmd.match(/--type=([a-z-]+)/)?.[1] ?? 'browser')
+        : cmd.includes('server/main.ts') ? 'server' : '';
+      if (!kind) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      byKind.set(kind, (byKind.get(kind) ?? 0) + (Number(stat[11]) + Number(stat[12])) * tick);
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return byKind;
 }

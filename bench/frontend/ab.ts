@@ -10,7 +10,9 @@ import { CHROMIUM_ARGS, ensureMenus, floorServer, navigate, signIn } from './run
  *   VARIANTS='[{"name":"base","dist":"/tmp/a/dist"},{"name":"new","dist":"/tmp/b/dist","ls":{"APP_SETTINGS":{"multipage":false}}}]' \
  *   FLOOR=1 RUNS=7 N=50 npx tsx bench/frontend/ab.ts
  * `ls`: extra localStorage entries for that variant; `env`: extra environment of its server; FLOOR=1 also runs the floor after each round.
- * Also prints the renderer main thread's CPU time per navigation (thread time, steady under load).
+ * Also prints the renderer main thread's CPU time per navigation (thread time, steady under load), and the CPU
+ * time of every Chromium process and the servers from navigation start to "drawn": on a 2-core machine the wall
+ * time follows that total, not the main thread alone (docs/architecture.md, front-end bench).
  * Builds: npx vite build --outDir <dist> --emptyOutDir. Changes smaller than the run-to-run noise need more RUNS.
  */
 const variants = JSON.parse(process.env.VARIANTS!) as Array<{ name: string; dist: string; ls?: Record<string, unknown>; env?: Record<string, string> }>;
@@ -31,21 +33,28 @@ try {
   const sessions = await Promise.all(servers.map((s) => signIn(s.url)));
   const cpu: number[][] = variants.map(() => []);
   const floorCpu: number[] = [];
-  const product = (i: number) => navigate(browser, sessions[i]!, `${servers[i]!.url}/bench/list?pageSize=${N}`, N, { storage: variants[i]!.ls, cpu: cpu[i] });
+  const machine: Array<Array<Map<string, number>>> = variants.map(() => []);
+  const floorMachine: Array<Map<string, number>> = [];
+  const product = (i: number) => navigate(browser, sessions[i]!, `${servers[i]!.url}/bench/list?pageSize=${N}`, N, { storage: variants[i]!.ls, cpu: cpu[i], machineCpu: machine[i] });
   const runs: number[][] = variants.map(() => []);
   const floorRuns: number[] = [];
   for (let i = 0; i < variants.length; i++) await product(i); // warm-up, not counted
   cpu.forEach((c) => c.splice(0));
+  machine.forEach((m) => m.splice(0));
   for (let r = 0; r < RUNS; r++) {
     const order = variants.map((_, i) => i);
     if (r % 2) order.reverse();
     for (const i of order) runs[i]!.push(await product(i));
-    if (floor) floorRuns.push(await navigate(browser, sessions[0]!, `${floor.url}/floor/?n=${N}`, N, { cpu: floorCpu }));
+    if (floor) floorRuns.push(await navigate(browser, sessions[0]!, `${floor.url}/floor/?n=${N}`, N, { cpu: floorCpu, machineCpu: floorMachine }));
   }
-  const line = (name: string, t: number[], c: number[]) =>
-    `${name}: median ${Math.round(median(t))} ms  (${t.map(Math.round).join(' ')});  main-thread CPU median ${Math.round(median(c))} ms  (${c.map(Math.round).join(' ')})`;
-  variants.forEach((v, i) => console.log(line(v.name, runs[i]!, cpu[i]!)));
-  if (floor) console.log(line('floor', floorRuns, floorCpu));
+  const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  const kinds = (ms: Array<Map<string, number>>) =>
+    [...new Set(ms.flatMap((m) => [...m.keys()]))].map((k) => [k, Math.round(median(ms.map((m) => m.get(k) ?? 0)))] as const).filter(([, ms]) => ms > 0).map(([k, ms]) => `${k} ${ms}`).join(', ');
+  const line = (name: string, t: number[], c: number[], m: Array<Map<string, number>>) =>
+    `${name}: median ${Math.round(median(t))} ms  (${t.map(Math.round).join(' ')});  main-thread CPU median ${Math.round(median(c))} ms  (${c.map(Math.round).join(' ')});\n` +
+    `  CPU of all processes to drawn, median ${Math.round(median(m.map(total)))} ms  (${kinds(m)})`;
+  variants.forEach((v, i) => console.log(line(v.name, runs[i]!, cpu[i]!, machine[i]!)));
+  if (floor) console.log(line('floor', floorRuns, floorCpu, floorMachine));
 } finally {
   await browser.close();
   floor?.server.close();

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { roleId } from '../../server/seed/data/org.js';
-import { type Figure, log, median, percentile } from '../lib.js';
+import { type Figure, log, median, percentile, processCpu } from '../lib.js';
 import { API, OUT, prepareData, ROOT, startServer } from '../server.js';
 
 /**
@@ -168,7 +168,6 @@ export async function settle(page: Page, needDrawn: boolean, timeout = 120_000):
   return (await h.jsonValue()) as number;
 }
 
-/** One navigation in a cold context, "drawn and idle" (ms). `storage`: extra localStorage entries; `waterfall`: log its loads. */
 /**
  * CPU time of the renderer's main thread in a trace (thread time of its top-level events): unlike
  * wall-clock time it barely moves when other processes compete for the cores.
@@ -191,19 +190,29 @@ function mainThreadCpuMs(trace: Buffer): number {
   return cpu / 1000;
 }
 
+/**
+ * One navigation in a cold context, "drawn and idle" (ms). `storage`: extra localStorage entries;
+ * `waterfall`: log its loads; `cpu`: the renderer main thread's CPU time (a trace); `machineCpu`: the
+ * CPU time of every Chromium process and the servers from navigation start to "drawn" (/proc).
+ */
 export async function navigate(
   browser: Browser,
   session: LoginResult,
   url: string,
   rows: number,
-  opts: { waterfall?: boolean; storage?: Record<string, unknown>; cpu?: number[] } = {},
+  opts: { waterfall?: boolean; storage?: Record<string, unknown>; cpu?: number[]; machineCpu?: Array<Map<string, number>> } = {},
 ): Promise<number> {
   const ctx = await browser.newContext(CONTEXT);
   try {
     await ctx.addInitScript(initScript(session, rows, opts.storage));
     const page = await ctx.newPage();
     if (opts.cpu) await browser.startTracing(page, { categories: ['devtools.timeline'] });
+    const before = opts.machineCpu && processCpu();
     await page.goto(url, { waitUntil: 'commit' });
+    if (before) {
+      await page.waitForFunction('window.__bench && window.__bench.drawn > 0', undefined, { polling: 20, timeout: 120_000 });
+      opts.machineCpu!.push(new Map([...processCpu()].map(([kind, ms]) => [kind, ms - (before.get(kind) ?? 0)])));
+    }
     const t = await settle(page, true);
     if (opts.cpu) opts.cpu.push(mainThreadCpuMs(await browser.stopTracing()));
     const count = await page.locator(ROWS).count();
