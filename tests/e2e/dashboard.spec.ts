@@ -44,6 +44,19 @@ for (const who of ['admin', 'supervisor', 'leader', 'teacher'] as const) {
     else await expect(page.getByTestId('dash-departments')).toHaveCount(0);
     await page.mouse.move(700, 10);
     await page.waitForTimeout(1200); // chart animation
+    if (s.scoreDistribution.length) {
+      // The bars are painted (echarts as the app registers it: src/components/echarts.ts): pixels in a grade's
+      // colour below the legend (the top 40 px).
+      const barPixels = await page.getByTestId('score-chart').locator('canvas').evaluate((c: HTMLCanvasElement) => {
+        const top = Math.round(40 * (c.height / c.clientHeight));
+        const d = c.getContext('2d')!.getImageData(0, top, c.width, c.height - top).data;
+        const grades = [[82, 196, 26], [19, 194, 194], [22, 119, 255], [250, 140, 22], [245, 34, 45]];
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (grades.some(([r, g, b]) => d[i] === r && d[i + 1] === g && d[i + 2] === b)) n++;
+        return n;
+      });
+      expect(barPixels).toBeGreaterThan(500);
+    }
     await page.screenshot({ path: `${shots}/dashboard-${who}.png` });
     // Drill-down to the records list.
     await page.locator('.ant-card', { hasText: '最近听课记录' }).getByRole('button', { name: '查看全部' }).click();

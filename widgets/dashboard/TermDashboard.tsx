@@ -40,7 +40,7 @@ export function ScoreChart({ rows, gradeText }: { rows: Array<Record<string, num
     let disposed = false;
     let chart: { dispose(): void; resize(): void } | undefined;
     const onResize = () => chart?.resize();
-    void import('echarts').then((echarts) => {
+    void import('@/components/echarts').then((echarts) => {
       if (disposed || !el.current) return;
       const c = echarts.init(el.current);
       chart = c;

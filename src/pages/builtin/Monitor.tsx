@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Col, Descriptions, Progress, Row, Space, Table, Tag } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import * as echarts from 'echarts';
+import * as echarts from '@/components/echarts';
 import { http } from '@/http/client';
 
 /* Monitoring screens (SPEC: system, disk, HTTP trace, "JVM", "Redis", "Tomcat") over /sys/actuator/*.
@@ -70,7 +70,7 @@ function LiveChart({ data, series, unit }: { data: Data | null; series: Series[]
     }
     chart.current.setOption({
       tooltip: { trigger: 'axis' },
-      legend: { data: series.map((s) => s.name) },
+      legend: { top: 0, data: series.map((s) => s.name) }, // echarts 6 would put it at the bottom, over the time axis
       grid: { left: 50, right: 20, top: 40, bottom: 30 },
       xAxis: { type: 'category', data: h.t, boundaryGap: false },
       yAxis: { type: 'value', name: unit },
@@ -263,7 +263,7 @@ export function VisitChart() {
       const rows = r.result as Array<{ visit: number; ip: number; type: string }>;
       chart.setOption({
         tooltip: { trigger: 'axis' },
-        legend: { data: ['访问次数', '访问IP'] },
+        legend: { top: 0, data: ['访问次数', '访问IP'] },
         grid: { left: 40, right: 20, top: 40, bottom: 30 },
         xAxis: { type: 'category', data: rows.map((x) => x.type) },
         yAxis: { type: 'value', minInterval: 1 },
