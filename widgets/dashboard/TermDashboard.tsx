@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, Col, Empty, Progress, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useAtomValue } from 'jotai';
@@ -7,6 +7,8 @@ import { http } from '@/http/client';
 import { menuAtom, userInfoAtom } from '@/session/store';
 import { searchableEntries } from '@/router/menu';
 import { useDictOptions } from '../dict/useDictOptions';
+import { EChart } from '../statistics/Chart';
+import { GRADE_COLORS, GRADE_ORDER } from '../statistics/options';
 import { VisitCard } from '@/pages/builtin/VisitCard';
 
 export interface DashboardSummary {
@@ -18,10 +20,6 @@ export interface DashboardSummary {
   overdueTasks?: Array<{ id: string; taskNo: string; title: string; deadline: string; status: string }>;
 }
 
-// The 7-day visits chart of the system services (also on the fallback welcome page).
-
-const GRADES = ['EXCELLENT', 'GOOD', 'MEDIUM', 'PASS', 'FAIL'] as const;
-const GRADE_COLORS: Record<string, string> = { EXCELLENT: '#52c41a', GOOD: '#13c2c2', MEDIUM: '#1677ff', PASS: '#fa8c16', FAIL: '#f5222d' };
 // Tag colours of the seeded dictionaries (dictionary items carry no colour on the wire).
 const STATUS_COLORS: Record<string, string> = {
   DRAFT: 'default', SUBMITTED: 'blue', RETURNED: 'red', CONFIRMED: 'green', ARCHIVED: 'purple',
@@ -32,45 +30,29 @@ const TASKS_PATH = '/improvement/task';
 
 const pct = (r: number | null | undefined) => (r === null || r === undefined ? '—' : `${Math.round(r * 1000) / 10}%`);
 
-/** Grades per department as a stacked bar chart; echarts is loaded only when there is something to draw. */
+/** Grades per department as a stacked bar chart (every grade band in the legend); echarts is loaded only when there is something to draw. */
 export function ScoreChart({ rows, gradeText }: { rows: Array<Record<string, number | string>>; gradeText: (g: string) => string }) {
-  const el = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!el.current || rows.length === 0) return;
-    let disposed = false;
-    let chart: { dispose(): void; resize(): void } | undefined;
-    const onResize = () => chart?.resize();
-    void import('@/components/echarts').then((echarts) => {
-      if (disposed || !el.current) return;
-      const c = echarts.init(el.current);
-      chart = c;
-      const cats = rows.map((r) => String(r.key || '未分配部门'));
-      c.setOption({
-        animationDuration: 500,
-        tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-        legend: { top: 0 },
-        grid: { left: 8, right: 24, top: 36, bottom: 8, containLabel: true },
-        xAxis: { type: 'value', minInterval: 1 },
-        yAxis: { type: 'category', data: cats, inverse: true },
-        series: GRADES.map((g) => ({
-          name: gradeText(g),
-          type: 'bar',
-          stack: 'grade',
-          barMaxWidth: 22,
-          itemStyle: { color: GRADE_COLORS[g] },
-          data: rows.map((r) => Number(r[g] ?? 0)),
-        })),
-      });
-      window.addEventListener('resize', onResize);
-    });
-    return () => {
-      disposed = true;
-      window.removeEventListener('resize', onResize);
-      chart?.dispose();
-    };
-  }, [rows, gradeText]);
+  const option = useMemo(
+    () => ({
+      animationDuration: 500,
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+      legend: { top: 0 },
+      grid: { left: 8, right: 24, top: 36, bottom: 8, containLabel: true },
+      xAxis: { type: 'value', minInterval: 1 },
+      yAxis: { type: 'category', data: rows.map((r) => String(r.key || '未分配部门')), inverse: true },
+      series: GRADE_ORDER.map((g) => ({
+        name: gradeText(g),
+        type: 'bar',
+        stack: 'grade',
+        barMaxWidth: 22,
+        itemStyle: { color: GRADE_COLORS[g] },
+        data: rows.map((r) => Number(r[g] ?? 0)),
+      })),
+    }),
+    [rows, gradeText],
+  );
   if (rows.length === 0) return <Empty description="本学期暂无评价数据" />;
-  return <div ref={el} data-testid="score-chart" style={{ height: Math.max(260, rows.length * 34 + 60) }} />;
+  return <EChart option={option} height={Math.max(260, rows.length * 34 + 60)} testId="score-chart" />;
 }
 
 /** The home tab: the current term at a glance for the signed-in user's role (GET /supervisor/dashboard/summary). */

@@ -58,8 +58,9 @@ export function weeklyOption(rows: WeekRow[]) {
   };
 }
 
-const GRADE_ORDER = ['EXCELLENT', 'GOOD', 'MEDIUM', 'PASS', 'FAIL'];
-const GRADE_COLORS: Record<string, string> = { EXCELLENT: '#52c41a', GOOD: '#13c2c2', MEDIUM: '#1677ff', PASS: '#fa8c16', FAIL: '#f5222d' };
+/** The grade bands, best first, and their chart colours (statistics screens and the home page's chart). */
+export const GRADE_ORDER = ['EXCELLENT', 'GOOD', 'MEDIUM', 'PASS', 'FAIL'];
+export const GRADE_COLORS: Record<string, string> = { EXCELLENT: '#52c41a', GOOD: '#13c2c2', MEDIUM: '#1677ff', PASS: '#fa8c16', FAIL: '#f5222d' };
 const NON_GRADE = new Set(['key', 'total', 'departId']);
 
 /** The grade codes present in the rows, in the dictionary's order (then any others). */

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Col, Descriptions, Progress, Row, Space, Table, Tag } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import * as echarts from '@/components/echarts';
 import { http } from '@/http/client';
+import { EChart } from '@widgets/statistics/Chart';
 
 /* Monitoring screens (SPEC: system, disk, HTTP trace, "JVM", "Redis", "Tomcat") over /sys/actuator/*.
    Figures refresh every REFRESH_MS; the charts keep the last HISTORY samples. */
@@ -254,31 +255,23 @@ export function HttpTrace() {
 
 /** 7-day login chart of the home page (/sys/visitInfo). */
 export function VisitChart() {
-  const el = useRef<HTMLDivElement>(null);
+  const [rows, setRows] = useState<Array<{ visit: number; ip: number; type: string }>>([]);
   useEffect(() => {
-    if (!el.current) return;
-    const chart = echarts.init(el.current);
-    void http.get('/sys/visitInfo').then((r) => {
-      if (!r.success) return;
-      const rows = r.result as Array<{ visit: number; ip: number; type: string }>;
-      chart.setOption({
-        tooltip: { trigger: 'axis' },
-        legend: { top: 0, data: ['访问次数', '访问IP'] },
-        grid: { left: 40, right: 20, top: 40, bottom: 30 },
-        xAxis: { type: 'category', data: rows.map((x) => x.type) },
-        yAxis: { type: 'value', minInterval: 1 },
-        series: [
-          { name: '访问次数', type: 'bar', data: rows.map((x) => x.visit) },
-          { name: '访问IP', type: 'line', data: rows.map((x) => x.ip) },
-        ],
-      });
-    });
-    const onResize = () => chart.resize();
-    window.addEventListener('resize', onResize);
-    return () => {
-      window.removeEventListener('resize', onResize);
-      chart.dispose();
-    };
+    void http.get('/sys/visitInfo').then((r) => r.success && setRows(r.result as typeof rows));
   }, []);
-  return <div ref={el} style={{ height: 280 }} data-testid="visit-chart" />;
+  const option = useMemo(
+    () => ({
+      tooltip: { trigger: 'axis' },
+      legend: { top: 0, data: ['访问次数', '访问IP'] },
+      grid: { left: 40, right: 20, top: 40, bottom: 30 },
+      xAxis: { type: 'category', data: rows.map((x) => x.type) },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: [
+        { name: '访问次数', type: 'bar', data: rows.map((x) => x.visit) },
+        { name: '访问IP', type: 'line', data: rows.map((x) => x.ip) },
+      ],
+    }),
+    [rows],
+  );
+  return <EChart option={option} height={280} testId="visit-chart" />;
 }
