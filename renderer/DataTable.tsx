@@ -45,6 +45,8 @@ export interface DataTableProps {
 
 const INDENT = 15; // px per tree level, antd's default
 const SELECTION_WIDTH = 32;
+/** A column's declared width; one without counts as antd's usual 120 px (the pinned offsets' starting values, the table's declared width). */
+const declaredWidth = (c: Pick<DataColumn, 'width'>) => c.width ?? 120;
 const nextOrder = (o: SortOrder | undefined): SortOrder => (o === 'ascend' ? 'descend' : o === 'descend' ? null : 'ascend');
 const SORT_TIPS = { ascend: '点击降序', descend: '取消排序', none: '点击升序' } as const;
 
@@ -278,12 +280,12 @@ function pinning(columns: DataColumn[], selection: boolean) {
   all.forEach((c, i) => {
     if (c.fixed !== 'left') return;
     vars[`--dt-left-${i}`] = `${x}px`;
-    x += c.width ?? 120;
+    x += declaredWidth(c);
   });
   x = 0;
   for (let i = all.length - 1; i >= 0 && all[i]!.fixed === 'right'; i--) {
     vars[`--dt-right-${i}`] = `${x}px`;
-    x += all[i]!.width ?? 120;
+    x += declaredWidth(all[i]!);
   }
   const cells = all.map(({ fixed: side, align }, i): CellLayout => {
     if (!side) return { cls: '', style: align ? { textAlign: align } : undefined };
@@ -292,7 +294,7 @@ function pinning(columns: DataColumn[], selection: boolean) {
   });
   // The right edge's shadow from the start when the declared widths exceed the window (the table then
   // overflows): corrected after layout, but a class changed on the table then restyles every cell.
-  const wide = right && typeof window !== 'undefined' && all.reduce((a, c) => a + (c.width ?? 120), 0) > window.innerWidth;
+  const wide = right && typeof window !== 'undefined' && all.reduce((a, c) => a + declaredWidth(c), 0) > window.innerWidth;
   const tableClass = `${left ? ' ant-table-has-fix-left' : ''}${right ? ' ant-table-has-fix-right' : ''}${left || right ? ' ant-table-fixed-column' : ''}${wide ? ' ant-table-ping-right' : ''}`;
   return { sides: left || right, cells, tableClass, vars: vars as CSSProperties };
 }

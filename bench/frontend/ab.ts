@@ -48,8 +48,8 @@ try {
     if (floor) floorRuns.push(await navigate(browser, sessions[0]!, `${floor.url}/floor/?n=${N}`, N, { cpu: floorCpu, machineCpu: floorMachine }));
   }
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-  const kinds = (ms: Array<Map<string, number>>) =>
-    [...new Set(ms.flatMap((m) => [...m.keys()]))].map((k) => [k, Math.round(median(ms.map((m) => m.get(k) ?? 0)))] as const).filter(([, ms]) => ms > 0).map(([k, ms]) => `${k} ${ms}`).join(', ');
+  const kinds = (navs: Array<Map<string, number>>) =>
+    [...new Set(navs.flatMap((m) => [...m.keys()]))].map((k) => [k, Math.round(median(navs.map((m) => m.get(k) ?? 0)))] as const).filter(([, ms]) => ms > 0).map(([k, ms]) => `${k} ${ms}`).join(', ');
   const line = (name: string, t: number[], c: number[], m: Array<Map<string, number>>) =>
     `${name}: median ${Math.round(median(t))} ms  (${t.map(Math.round).join(' ')});  main-thread CPU median ${Math.round(median(c))} ms  (${c.map(Math.round).join(' ')});\n` +
     `  CPU of all processes to drawn, median ${Math.round(median(m.map(total)))} ms  (${kinds(m)})`;
