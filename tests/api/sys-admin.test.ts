@@ -152,6 +152,10 @@ describe('monitoring', () => {
     const sys = (await s.get('sys/actuator/system', admin)).json().result;
     expect(sys.cpuCount).toBeGreaterThan(0);
     expect(sys.memoryTotalMb).toBeGreaterThan(0);
+    // Used memory is its own rounded figure (MB, two decimals), not total − free with float noise.
+    expect(sys.memoryUsedMb).toBeGreaterThan(0);
+    expect(sys.memoryUsedMb).toBeLessThanOrEqual(sys.memoryTotalMb);
+    expect(String(sys.memoryUsedMb)).toMatch(/^\d+(\.\d{1,2})?$/);
     expect(sys.loadAverage).toHaveLength(3);
     const disk = (await s.get('sys/actuator/redis/queryDiskInfo', admin)).json().result;
     expect(disk[0]).toMatchObject({ name: expect.any(String), max: expect.any(Number), rest: expect.any(Number), restPPT: expect.any(Number) });

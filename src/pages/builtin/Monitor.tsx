@@ -127,7 +127,7 @@ export function SystemInfo() {
       series={SYSTEM_SERIES}
       items={(d) => [
         ['主机', d.hostname], ['操作系统', d.platform], ['CPU', `${d.cpuCount} 核 ${d.cpuModel}`], ['CPU使用率', pct(d.cpuUsage)],
-        ['系统负载(1/5/15分钟)', (d.loadAverage ?? []).join(' / ')], ['内存', `${d.memoryTotalMb - d.memoryFreeMb} / ${d.memoryTotalMb} MB（${pct(d.memoryUsage)}）`],
+        ['系统负载(1/5/15分钟)', (d.loadAverage ?? []).join(' / ')], ['内存', `${d.memoryUsedMb} / ${d.memoryTotalMb} MB（${pct(d.memoryUsage)}）`],
         ['进程内存(RSS)', `${d.processRssMb} MB`], ['系统运行时间', duration(d.systemUptimeSeconds)], ['服务启动时间', d.processStartTime],
         ['服务运行时间', duration(d.processUptimeSeconds)], ['Node.js', d.nodeVersion], ['时区', d.timezone],
       ]}
