@@ -472,6 +472,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   // Cells call actions through a stable function, so selection changes don't rebuild every row.
   const runStable = useStableCallback(runAction);
 
+  const actionWidth = useMemo(() => actionColumnWidth(rowActions, rows, (a, r) => cond(a.visible, { $record: r })), [rowActions, rows, cond]);
   const columns = useMemo<DataColumn[]>(() => {
     const cols: DataColumn[] = (schema.columns ?? [])
       .filter((c) => !c.hidden && !hidden.includes(c.dataIndex))
@@ -491,14 +492,14 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
         key: 'action',
         title: '操作',
         align: 'center',
-        width: actionColumnWidth(rowActions),
-        // Pinned only when the columns are wider than a typical content area (a table that fits would have its last column drawn under it).
-        fixed: cols.reduce((w, c) => w + (Number(c.width) || 120), 0) > 1000 ? 'right' : undefined,
+        width: actionWidth,
+        // Pinned only when the columns, its own included, are wider than a typical content area (a table that fits would have its last column drawn under it).
+        fixed: cols.reduce((w, c) => w + (Number(c.width) || 120), actionWidth) > 1000 ? 'right' : undefined,
         render: (_: unknown, r: Row) => <RowActions actions={rowActions} record={r} cond={cond} run={runStable} />,
       });
     }
     return cols;
-  }, [schema, hidden, sort, dicts, rowActions, cond, runStable]);
+  }, [schema, hidden, sort, dicts, rowActions, actionWidth, cond, runStable]);
 
   // A header's next order (none: the schema's default sort), from the first page.
   const onSort = (field: string, next: SortOrder) => {
@@ -649,10 +650,20 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
 }
 
 /** Wide enough for the inline links on one line (14 px per character, 21 px per separator, cell padding), at least 150 px. */
-function actionColumnWidth(actions: ActionSchema[]): number {
-  const inline = actions.filter((a) => !a.dropdown).map((a) => a.label.length);
-  if (actions.some((a) => a.dropdown)) inline.push(3); // 更多 and its arrow
-  return Math.max(150, inline.reduce((w, n) => w + n * 14, 0) + (inline.length - 1) * 21 + 34);
+/**
+ * The action column's width: its links (and 更多) as the widest row of the page shows them — actions
+ * with a `visible` condition (a workflow's per-status steps) count only on the rows they appear on;
+ * before any row, the unconditional ones. At least 150 px.
+ */
+export function actionColumnWidth(actions: ActionSchema[], rows: Row[], shown: (a: ActionSchema, r: Row) => boolean): number {
+  const width = (list: ActionSchema[]) => {
+    const inline = list.filter((a) => !a.dropdown).map((a) => a.label.length);
+    if (list.some((a) => a.dropdown)) inline.push(3); // 更多 and its arrow
+    return Math.max(150, inline.reduce((w, n) => w + n * 14, 0) + (inline.length - 1) * 21 + 34);
+  };
+  if (!actions.some((a) => a.visible !== undefined)) return width(actions);
+  if (!rows.length) return width(actions.filter((a) => a.visible === undefined));
+  return Math.max(...rows.map((r) => width(actions.filter((a) => a.visible === undefined || shown(a, r)))));
 }
 
 const ROW_ACTIONS_STYLE = { display: 'inline-flex', alignItems: 'center', gap: 8 } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import { defaultActions } from '../../renderer/ListPage';
+import { actionColumnWidth, defaultActions } from '../../renderer/ListPage';
 import { queryParams } from '../../renderer/listRequest';
 import { urlsOf } from '../../renderer/scope';
 
@@ -33,5 +33,30 @@ describe('list page helpers', () => {
     expect(a.row!.map((x) => x.key)).toEqual(['edit', 'detail', 'delete']);
     // No form → no add/edit/detail.
     expect(defaultActions({ ...s, form: undefined }).row!.map((x) => x.key)).toEqual(['delete']);
+  });
+
+  it('sizes the action column by the links the widest row shows, not by every conditional step', () => {
+    const a = (key: string, label: string, extra: Record<string, unknown> = {}) => ({ key, label, type: 'link' as const, ...extra });
+    // A workflow's per-status steps: each row shows 详情 and the steps of its own status.
+    const actions = [
+      a('detail', '详情'),
+      a('edit', '编辑', { visible: 'DRAFT' }),
+      a('issue', '下发', { visible: 'DRAFT' }),
+      a('accept', '签收', { visible: 'ISSUED' }),
+      a('verify', '验收通过', { visible: 'SUBMITTED' }),
+      a('reject', '退回', { visible: 'SUBMITTED' }),
+      a('close', '销号', { visible: 'VERIFIED' }),
+      a('remove', '删除', { visible: 'DRAFT', dropdown: true }),
+    ];
+    const shown = (x: { visible?: unknown }, r: Record<string, unknown>) => x.visible === r.status;
+    const every = actionColumnWidth(actions.map((x) => ({ ...x, visible: undefined })), [], shown);
+    const draft = actionColumnWidth(actions, [{ status: 'DRAFT' }], shown); // 详情 编辑 下发 更多
+    const submitted = actionColumnWidth(actions, [{ status: 'SUBMITTED' }], shown); // 详情 验收通过 退回
+    expect(draft).toBe((2 + 2 + 2 + 3) * 14 + 3 * 21 + 34); // three 2-character links, 更多 and three gaps
+    expect(submitted).toBe((2 + 4 + 2) * 14 + 2 * 21 + 34);
+    expect(actionColumnWidth(actions, [{ status: 'ISSUED' }, { status: 'DRAFT' }, { status: 'SUBMITTED' }], shown)).toBe(Math.max(draft, submitted));
+    expect(every).toBeGreaterThan(draft + 100);
+    // Before any row: the unconditional links only (at least 150 px).
+    expect(actionColumnWidth(actions, [], shown)).toBe(150);
   });
 });
