@@ -203,11 +203,18 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
     },
   );
 
-  api.get<{ Querystring: { pageNo?: number; pageSize?: number; username?: string } }>(
+  // The list's sortable columns (allow-list): last activity or sign-in time (JeecgBoot lists send createTime by default).
+  const ONLINE_SORT: Record<string, 's.last_seen_at' | 's.created_at'> = { lastSeenAt: 's.last_seen_at', loginTime: 's.created_at', createTime: 's.created_at' };
+  api.get<{ Querystring: { pageNo?: number; pageSize?: number; username?: string; column?: string; order?: 'asc' | 'desc' } }>(
     '/sys/online/list',
-    { config: { auth: 'system:onlineUser:list' }, schema: { querystring: pagingQuery({ username: str(100) }) } },
+    {
+      config: { auth: 'system:onlineUser:list' },
+      schema: { querystring: pagingQuery({ username: str(100), column: str(50), order: { type: 'string', enum: ['asc', 'desc'] } }) },
+    },
     async (req) => {
-      const { pageNo = 1, pageSize = 10, username } = req.query;
+      const { pageNo = 1, pageSize = 10, username, column = 'loginTime', order = 'desc' } = req.query;
+      const sortBy = Object.hasOwn(ONLINE_SORT, column) ? ONLINE_SORT[column]! : undefined;
+      if (!sortBy) throw new BizError(`不支持按“${column}”排序`);
       const idleCutoff = fmt(dayjs().subtract(Math.round(ctx.cfg.session.idleMinutes * 60), 'second'));
       let q = ctx.db
         .selectFrom('sys_session as s')
@@ -221,7 +228,8 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
         .select([
           's.id', 's.user_id', 's.username', 'u.realname', 'u.avatar', 'u.sex', 'u.phone', 's.ip', 's.login_type', 's.user_agent', 's.created_at', 's.last_seen_at',
         ])
-        .orderBy('s.created_at', 'desc')
+        .orderBy(sortBy, order)
+        .orderBy('s.id')
         .limit(pageSize)
         .offset((pageNo - 1) * pageSize)
         .execute();

@@ -180,6 +180,22 @@ describe('tokens', () => {
     expect((await s.post('sys/online/forceLogout', { username: 'supervisor' }, admin)).json()).toMatchObject({ success: false, message: '该用户已不在线' });
   });
 
+  it('the online list sorts by last activity or sign-in time only, and says so for any other column', async () => {
+    const admin = await s.login('admin');
+    await s.login('supervisor');
+    const list = async (q: string) => (await s.get(`sys/online/list?pageSize=100&${q}`, admin)).json();
+    const byActivity = await list('column=lastSeenAt&order=desc');
+    expect(byActivity.success).toBe(true);
+    const seen = byActivity.result.records.map((r: { lastSeenAt: string }) => r.lastSeenAt);
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.every(Boolean)).toBe(true);
+    expect([...seen].sort().reverse()).toEqual(seen);
+    const byLogin = (await list('column=loginTime&order=asc')).result.records.map((r: { loginTime: string }) => r.loginTime);
+    expect([...byLogin].sort()).toEqual(byLogin);
+    expect((await list('column=createTime&order=desc')).success).toBe(true); // JeecgBoot's default list sort
+    expect(await list('column=token_hash&order=desc')).toMatchObject({ success: false, message: '不支持按“token_hash”排序' });
+  });
+
   it('force logout and the online list are for administrators only (510)', async () => {
     const t = await s.login('teacher');
     expect((await s.post('sys/online/forceLogout', { username: 'admin' }, t)).json()).toMatchObject({ success: false, code: 510 });
