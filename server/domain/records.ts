@@ -190,12 +190,18 @@ export function registerRecordHooks() {
     decorateRows: decorate,
     listScope: (h, qb) => qb.where((eb) => recordVisibility(eb, h.user)),
   });
-  // Index scores are visible exactly when their record is.
+  // Index scores are visible exactly when their record is, and name it by its number.
   defineEntityHooks('sup_index_score', {
     listScope: (h, qb) =>
       qb.where(({ exists, selectFrom }) =>
         exists(selectFrom(`${E} as r`).select(sql`1`.as('x')).whereRef('r.id', '=', 't.record_id').where((eb) => recordVisibility(eb, h.user, 'r'))),
       ),
+    async decorateRows(h, rows) {
+      const ids = [...new Set(rows.map((r) => str(r.recordId)).filter(Boolean))];
+      const numbers = ids.length ? await h.db.selectFrom(E).select(['id', 'record_no']).where('id', 'in', ids).execute() : [];
+      const byId = new Map(numbers.map((n) => [String(n.id), String(n.record_no ?? '')]));
+      return rows.map((r) => ({ ...r, recordNo: byId.get(str(r.recordId)) ?? '' }));
+    },
   });
 }
 

@@ -67,11 +67,15 @@ describe('terms', () => {
   });
 
   it('computes week masks for schedule lines and refuses bad week text', async () => {
-    const task = await s.running.ctx.db.selectFrom('sup_course_task').select('id').executeTakeFirstOrThrow();
+    const task = await s.running.ctx.db.selectFrom('sup_course_task').select(['id', 'name']).executeTakeFirstOrThrow();
     const ok = await call('post', '/supervisor/courseSchedule/add', { taskId: task.id, weekday: 7, startSection: 3, endSection: 4, weeks: '1-8(单),10-12' });
     expect(ok.success, ok.message).toBe(true);
     const line = (await call('get', `/supervisor/courseSchedule/list?taskId=${task.id}&weekday=7`)).result.records[0];
     expect(Number(line.weekMask)).toBe(0b111001010101); // weeks 1,3,5,7,10,11,12
+    expect(line.taskId_dictText).toBe(task.name); // the list names the teaching class, not its id
+    // The form's task picker searches the teaching classes by name (a declared table dictionary).
+    const found = (await call('get', `/sys/dict/loadDict/sup_course_task,name,id?keyword=${encodeURIComponent(task.name!)}`)).result as Array<{ value: string }>;
+    expect(found.map((o) => o.value)).toContain(task.id);
     expect((await call('post', '/supervisor/courseSchedule/add', { taskId: task.id, weekday: 2, startSection: 3, endSection: 4, weeks: '8-1' })).message).toContain('周次格式不正确');
   });
 });

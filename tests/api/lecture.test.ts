@@ -170,6 +170,13 @@ describe('index scores', () => {
       .executeTakeFirstOrThrow()) as { n: string };
     expect(r.result.total).toBe(Number(n));
   });
+
+  it('names each score\'s record by its number, and its teacher and listener by name', async () => {
+    const [row] = (await call('get', `/supervisor/indexScore/list?termId=${termId}&pageSize=1`, 'supervisor')).result.records as any[];
+    const rec = await db().selectFrom('sup_lecture_record as r').innerJoin('sys_user as t', 't.id', 'r.teacher_id').innerJoin('sys_user as l', 'l.id', 'r.listener_id')
+      .select(['r.record_no', 't.realname as teacher', 'l.realname as listener']).where('r.id', '=', row.recordId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ recordNo: rec.record_no, teacherId_dictText: rec.teacher, listenerId_dictText: rec.listener });
+  });
 });
 
 describe('report export', () => {
