@@ -248,3 +248,44 @@ test('听课记录: the 学期 query field offers the terms by name and filters 
   await listed;
   await expect(page.locator('.ant-pagination-total-text').last()).toContainText(`共${expected}条`);
 });
+
+test('排课管理: a schedule line is added by picking its teaching class and classroom by name, and listed by them', async ({ page, baseURL }) => {
+  const admin = await apiAs(baseURL!, 'admin');
+  const task = ((await admin.get('/supervisor/courseTask/list?pageSize=1')).records as Row[])[0]!;
+  const room = ((await admin.get('/supervisor/classroom/list?pageSize=1')).records as Row[])[0]!;
+  await login(page, 'admin');
+  await page.goto('/supervisor/courseSchedule');
+  await page.getByRole('button', { name: /新\s*增/ }).click();
+  const dialog = page.locator('.ant-modal-content');
+  /** Types into a search select of the dialog and picks the option with that exact text. */
+  const pick = async (label: string, text: string) => {
+    const field = dialog.locator('.ant-formily-item').filter({ hasText: label }).first();
+    await field.locator('.ant-select').click();
+    await field.locator('input').fill(text);
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
+    await expect(field.locator('.ant-select-selection-item')).toHaveText(text);
+  };
+  await pick('教学任务', task.name);
+  await dialog.locator('.ant-formily-item').filter({ hasText: '星期' }).first().locator('.ant-select').click();
+  await page.locator('.ant-select-dropdown:visible').getByText('星期日', { exact: true }).click();
+  await dialog.getByLabel('开始节次').fill('9');
+  await dialog.getByLabel('结束节次').fill('10');
+  await dialog.getByLabel('上课周次').fill('18');
+  await pick('教室', room.name);
+  const saved = page.waitForResponse((r) => r.url().includes('/supervisor/courseSchedule/add'));
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  expect((await (await saved).json()).success).toBe(true);
+  // The list names the line's teaching class and classroom; the row is found through the query's task picker.
+  const query = page.locator('.schema-query .ant-form-item').filter({ hasText: '教学任务' }).first();
+  await query.locator('.ant-select').click();
+  await query.locator('input').fill(task.name);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: task.name }).first().click();
+  await page.getByRole('button', { name: /查\s*询/ }).first().click();
+  const row = rows(page).filter({ hasText: '星期日' }).filter({ hasText: room.name });
+  await expect(row).toHaveCount(1, { timeout: 20_000 });
+  await expect(row.locator('td').filter({ hasText: task.name })).toHaveCount(1);
+  // Leaves the demo timetable as it was.
+  const line = ((await admin.get(`/supervisor/courseSchedule/list?taskId=${task.id}&weekday=7&pageSize=50`)).records as Row[]).find((l) => l.weeks === '18')!;
+  const removed = await (await page.request.delete(`${API}/supervisor/courseSchedule/delete?id=${line.id}`, { headers: { 'X-Access-Token': admin.token } })).json();
+  expect(removed.success, removed.message).toBe(true);
+});
