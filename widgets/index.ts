@@ -68,11 +68,11 @@ for (const [name, [load, exp]] of Object.entries(WIDGETS)) registerWidget(name, 
 
 export { getWidget, allWidgets, registerWidget } from './registry';
 
-// Lecture observation (widgets/domain): the record form's lesson picker and index scoring.
+// Lecture observation (widgets/domain): the record form's lesson picker and index scoring, the index systems' tree editor.
 WIDGETS.LessonPicker = [() => import('./domain/LessonPicker'), 'LessonPicker'];
 WIDGETS.IndexScoreForm = [() => import('./domain/IndexScoreForm'), 'IndexScoreForm'];
-registerWidget('LessonPicker', lazyWidget(WIDGETS.LessonPicker[0], 'LessonPicker'));
-registerWidget('IndexScoreForm', lazyWidget(WIDGETS.IndexScoreForm[0], 'IndexScoreForm'));
+WIDGETS.IndexTreeEditor = [() => import('./domain/IndexTreeEditor'), 'IndexTreeEditor'];
+for (const n of ['LessonPicker', 'IndexScoreForm', 'IndexTreeEditor']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
 // System administration (widgets/admin): role authorisation tree, password reset, user role/department fields.
 WIDGETS.PermissionTreeAssign = [() => import('./admin/PermissionTreeAssign'), 'PermissionTreeAssign'];

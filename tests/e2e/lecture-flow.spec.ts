@@ -289,3 +289,46 @@ test('排课管理: a schedule line is added by picking its teaching class and c
   const removed = await (await page.request.delete(`${API}/supervisor/courseSchedule/delete?id=${line.id}`, { headers: { 'X-Access-Token': admin.token } })).json();
   expect(removed.success, removed.message).toBe(true);
 });
+
+test('评价指标: an index system is built in the tree editor, saved, and shown again when edited', async ({ page, baseURL }) => {
+  const admin = await apiAs(baseURL!, 'admin');
+  const name = `E2E指标体系${Date.now() % 100000}`;
+  await login(page, 'admin');
+  await page.goto('/supervisor/index');
+  await page.getByRole('button', { name: /新\s*增/ }).click();
+  const dialog = page.locator('.ant-modal-content');
+  await dialog.getByLabel('指标体系名称').fill(name);
+  await dialog.locator('.ant-formily-item').filter({ hasText: '适用课程类型' }).first().locator('.ant-select').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+  const editor = dialog.getByTestId('index-tree-editor');
+  await editor.getByRole('button', { name: /添加一级指标/ }).click();
+  await editor.getByLabel('一级指标名称').fill('教学态度');
+  await editor.getByLabel('一级指标分值').fill('60');
+  await editor.getByRole('button', { name: /二级指标/ }).click();
+  await editor.getByLabel('二级指标名称').fill('为人师表');
+  await editor.getByLabel('二级指标分值').fill('50');
+  await expect(editor.getByText('发布前需修正：一级指标分值合计 60 分，应等于满分 100 分')).toBeVisible();
+  await editor.getByRole('button', { name: /添加一级指标/ }).click();
+  await editor.getByLabel('一级指标名称').nth(1).fill('教学效果');
+  await editor.getByLabel('一级指标分值').nth(1).fill('40');
+  await expect(editor.getByText('发布前需修正：一级指标“教学态度”的二级指标分值合计 50 分，应等于 60 分')).toBeVisible();
+  await editor.getByLabel('二级指标分值').fill('60');
+  await expect(editor.getByText(/发布前需修正/)).toHaveCount(0);
+  await expect(editor.getByTestId('index-tree-total')).toHaveText('一级指标合计 100 分 / 满分 100 分');
+  const saved = page.waitForResponse((r) => r.url().includes('/supervisor/index/add'));
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  expect((await (await saved).json()).success).toBe(true);
+
+  const set = ((await admin.get(`/supervisor/index/list?name=${encodeURIComponent(name)}`)).records as Row[])[0]!;
+  const tree = (await admin.get(`/supervisor/index/queryById?id=${set.id}`)).indexList as Row[];
+  expect(tree.map((p) => [p.name, Number(p.maxScore), (p.children as Row[]).map((c) => [c.name, Number(c.maxScore)])])).toEqual([
+    ['教学态度', 60, [['为人师表', 60]]],
+    ['教学效果', 40, []],
+  ]);
+  // Editing loads the saved tree into the editor (the list row carries none).
+  const row = rows(page).filter({ hasText: name });
+  await row.getByText('编辑', { exact: true }).click();
+  await expect(page.locator('.ant-modal-content').getByTestId('index-tree-editor').getByLabel('二级指标名称')).toHaveValue('为人师表');
+  const removed = await (await page.request.delete(`${API}/supervisor/index/delete?id=${set.id}`, { headers: { 'X-Access-Token': admin.token } })).json();
+  expect(removed.success, removed.message).toBe(true);
+});

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { IndexScoreForm, scoreSummary, type IndexScore, type IndexSystem } from '@widgets/domain/IndexScoreForm';
 import { LessonPicker, sectionsText } from '@widgets/domain/LessonPicker';
+import { IndexTreeEditor, type IndexTreeItem } from '@widgets/domain/IndexTreeEditor';
 import { createForm } from '@formily/core';
 import { FormProvider } from '@formily/react';
 
@@ -100,5 +101,58 @@ describe('lecture record widgets', () => {
     expect(facts).toHaveTextContent('第9-10节');
     expect(facts).toHaveTextContent('机械工程24级2班');
     expect(screen.getByRole('button', { name: '选择课次' })).toBeDisabled();
+  });
+
+  it('index tree editor: builds a two-level tree and says what publishing would refuse until the scores add up', async () => {
+    const seen: IndexTreeItem[][] = [];
+    const form = createForm({ values: { fullScore: 100 } });
+    function Host() {
+      const [v, setV] = useState<IndexTreeItem[]>([]);
+      const change = (n: IndexTreeItem[]) => {
+        seen.push(n);
+        setV(n);
+      };
+      return (
+        <FormProvider form={form}>
+          <IndexTreeEditor value={v} onChange={change} />
+        </FormProvider>
+      );
+    }
+    render(<Host />);
+    fireEvent.click(screen.getByRole('button', { name: /添加一级指标/ }));
+    fireEvent.change(screen.getByRole('textbox', { name: '一级指标名称' }), { target: { value: '教学态度' } });
+    fireEvent.change(screen.getByRole('spinbutton', { name: '一级指标分值' }), { target: { value: '60' } });
+    await waitFor(() => expect(screen.getByTestId('index-tree-total')).toHaveTextContent('一级指标合计 60 分 / 满分 100 分'));
+    expect(screen.getByText('发布前需修正：一级指标分值合计 60 分，应等于满分 100 分')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: /二级指标/ }));
+    fireEvent.change(screen.getByRole('textbox', { name: '二级指标名称' }), { target: { value: '为人师表' } });
+    fireEvent.change(screen.getByRole('spinbutton', { name: '二级指标分值' }), { target: { value: '20' } });
+    fireEvent.click(screen.getByRole('button', { name: /添加一级指标/ }));
+    fireEvent.change(screen.getAllByRole('textbox', { name: '一级指标名称' })[1]!, { target: { value: '教学效果' } });
+    fireEvent.change(screen.getAllByRole('spinbutton', { name: '一级指标分值' })[1]!, { target: { value: '40' } });
+    await waitFor(() => expect(screen.getByText('发布前需修正：一级指标“教学态度”的二级指标分值合计 20 分，应等于 60 分')).toBeInTheDocument());
+
+    fireEvent.change(screen.getByRole('spinbutton', { name: '二级指标分值' }), { target: { value: '60' } });
+    await waitFor(() => expect(screen.queryByText(/发布前需修正/)).toBeNull());
+    expect(seen.at(-1)).toEqual([
+      { name: '教学态度', maxScore: 60, children: [{ name: '为人师表', maxScore: 60 }] },
+      { name: '教学效果', maxScore: 40, children: [] },
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: '删除二级指标' }));
+    await waitFor(() => expect(seen.at(-1)![0]!.children).toEqual([]));
+  });
+
+  it('index tree editor shows a saved tree read-only when disabled', () => {
+    const form = createForm({ values: { fullScore: 100 } });
+    render(
+      <FormProvider form={form}>
+        <IndexTreeEditor disabled value={[{ name: '教学态度', maxScore: 100, children: [{ name: '为人师表', maxScore: 100 }] }]} />
+      </FormProvider>,
+    );
+    expect(screen.getByText('教学态度')).toBeInTheDocument();
+    expect(screen.getByText('为人师表')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect(screen.queryByRole('button')).toBeNull();
   });
 });
