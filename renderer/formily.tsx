@@ -59,7 +59,8 @@ export function toFormilySchema(form: FormSchema, mode: FormMode, dicts: Record<
   return {
     type: 'object',
     properties: {
-      grid: { type: 'void', 'x-component': 'FormGrid', 'x-component-props': { maxColumns: cols, minColumns: cols, columnGap: 24 }, properties },
+      // strictAutoFit: a field spanning more columns than its row has left starts the next row (else Formily squeezes it into the rest of the row).
+      grid: { type: 'void', 'x-component': 'FormGrid', 'x-component-props': { maxColumns: cols, minColumns: cols, columnGap: 24, strictAutoFit: true }, properties },
     },
   };
 }
