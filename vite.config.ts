@@ -18,10 +18,10 @@ export const alias = {
 
 /**
  * The antd components the shell and the list pages draw (with everything they import): one chunk for
- * every main-layout page. The rest of antd (pickers, uploads, images, cascaders, steps, …) is another
- * chunk, loaded by the pages that use it — about half the size of antd again, which a list page
- * would otherwise download, compile and evaluate. A component the shell or the renderer's list page
- * imports statically must be listed here (else its page loads the other chunk too).
+ * every main-layout page. The rest of antd (Table and its kin: `ANTD_TABLE`; pickers, uploads, images,
+ * cascaders, steps, …) is in other chunks, loaded by the pages that use them — about half the size of
+ * antd again, which a list page would otherwise download, compile and evaluate. A component the shell
+ * or the renderer's list page imports statically must be listed here (else its page loads the others too).
  */
 const ANTD_PAGE = new RegExp(
   // The icons (the shell's menu icons, the pages' buttons) are shared with the other chunk: here, so neither waits for it

@@ -89,6 +89,11 @@ test('the timetable grid shows the demo teacher’s lessons', async ({ page }) =
   await page.locator('.ant-select-dropdown:visible').getByText('第 1 周', { exact: true }).click();
   await expect(page).toHaveURL(/week=1/);
   await expect(grid.getByTestId('tt-lesson')).toHaveCount(week1.length);
+
+  // Another kind of timetable asks for its object instead of showing the teacher's lessons under it.
+  await page.getByText('班级课表', { exact: true }).click();
+  await expect(page.getByText('请选择班级')).toBeVisible();
+  await expect(grid).toHaveCount(0);
 });
 
 test('the other timetable screens open with their content', async ({ page }) => {

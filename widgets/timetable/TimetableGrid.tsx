@@ -143,8 +143,9 @@ export function TimetableGrid({ sections: fixedSections }: { sections?: number }
         />
       </Space>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
-      {!id ? (
-        <Empty description="请选择教师、班级或教室" />
+      {/* Another kind chosen than the one shown: ask for one of that kind (the grid would show the previous one's lessons). */}
+      {!id || mode !== by ? (
+        <Empty description={mode === 'teacher' ? '请选择教师' : mode === 'class' ? '请选择班级' : '请选择教室'} />
       ) : (
         <Spin spinning={loading}>
           <WeekGrid lessons={lessons ?? []} sections={rows} by={by} />
