@@ -649,11 +649,11 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   );
 }
 
-/** Wide enough for the inline links on one line (14 px per character, 21 px per separator, cell padding), at least 150 px. */
 /**
- * The action column's width: its links (and 更多) as the widest row of the page shows them — actions
- * with a `visible` condition (a workflow's per-status steps) count only on the rows they appear on;
- * before any row, the unconditional ones. At least 150 px.
+ * The action column's width: its links (and 更多) on one line as the widest row of the page shows them
+ * (14 px per character, 21 px per separator, cell padding), at least 150 px. Actions with a `visible`
+ * condition (a workflow's per-status steps) count only on the rows they appear on; before any row, the
+ * unconditional ones.
  */
 export function actionColumnWidth(actions: ActionSchema[], rows: Row[], shown: (a: ActionSchema, r: Row) => boolean): number {
   const width = (list: ActionSchema[]) => {
