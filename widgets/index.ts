@@ -74,13 +74,14 @@ WIDGETS.IndexScoreForm = [() => import('./domain/IndexScoreForm'), 'IndexScoreFo
 WIDGETS.IndexTreeEditor = [() => import('./domain/IndexTreeEditor'), 'IndexTreeEditor'];
 for (const n of ['LessonPicker', 'IndexScoreForm', 'IndexTreeEditor']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
-// System administration (widgets/admin): role authorisation tree, password reset, user role/department fields.
+// System administration (widgets/admin): role authorisation tree, password reset, user role/department fields, menu parent and icon.
 WIDGETS.PermissionTreeAssign = [() => import('./admin/PermissionTreeAssign'), 'PermissionTreeAssign'];
 WIDGETS.ResetPassword = [() => import('./admin/ResetPassword'), 'ResetPassword'];
 WIDGETS.UserRoleSelect = [() => import('./admin/UserRelations'), 'UserRoleSelect'];
 WIDGETS.UserDepartSelect = [() => import('./admin/UserRelations'), 'UserDepartSelect'];
 WIDGETS.PermissionParentSelect = [() => import('./admin/PermissionParentSelect'), 'PermissionParentSelect'];
-for (const n of ['PermissionTreeAssign', 'ResetPassword', 'UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
+WIDGETS.MenuIconSelect = [() => import('./admin/MenuIconSelect'), 'MenuIconSelect'];
+for (const n of ['PermissionTreeAssign', 'ResetPassword', 'UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect', 'MenuIconSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
 // Lecture observation (widgets/domain): improvement transitions with comment/evidence, task detail with its log.
 WIDGETS.ImpTransition = [() => import('./domain/Improvement'), 'ImpTransition'];

@@ -20,6 +20,9 @@ const ICONS: Record<string, ReactNode> = {
   'file-search': <FileSearchOutlined />, alert: <AlertOutlined />, control: <ControlOutlined />, container: <ContainerOutlined />,
 };
 
+/** The icon names a menu can use (the keys above). */
+export const MENU_ICON_NAMES = Object.keys(ICONS);
+
 export function menuIcon(name?: string): ReactNode {
   if (!name) return undefined;
   const key = name.replace(/^ant-design:/, '').replace(/-(outlined|filled|twotone|o)$/, '');

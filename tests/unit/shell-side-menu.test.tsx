@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { SideMenu, toItems } from '@/layouts/SideMenu';
 import type { MenuNode } from '@/session/store';
+import { MenuIconSelect } from '@widgets/admin/MenuIconSelect';
+import { MENU_ICON_NAMES } from '@/layouts/icons';
 
 const node = (path: string, title: string, children?: MenuNode[]): MenuNode => ({
   id: path, path, name: title, component: children ? 'layouts/RouteView' : 'demo/Page', meta: { title }, ...(children ? { children, redirect: children[0]!.path } : {}),
@@ -73,5 +75,19 @@ describe('side menu', () => {
       return found;
     };
     expect([antd(true), antd(false)]).toEqual([true, false]);
+  });
+
+  it('the menu form offers the icons the side menu can draw, each with its picture, and keeps an unknown stored name', async () => {
+    const onChange = vi.fn();
+    const { container, rerender } = render(<MenuIconSelect onChange={onChange} />);
+    fireEvent.mouseDown(container.querySelector('.ant-select-selector')!);
+    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'set' } });
+    const shown = () => [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent);
+    await vi.waitFor(() => expect(shown()).toEqual(MENU_ICON_NAMES.filter((n) => n.includes('set'))));
+    expect(document.querySelector('.ant-select-item-option .anticon-setting')).not.toBeNull();
+    fireEvent.click(document.querySelector('.ant-select-item-option')!);
+    expect(onChange).toHaveBeenCalledWith('setting');
+    rerender(<MenuIconSelect value="icon-from-elsewhere" onChange={onChange} />);
+    expect(container.querySelector('.ant-select-selection-item')).toHaveTextContent('icon-from-elsewhere');
   });
 });
