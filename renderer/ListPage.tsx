@@ -122,13 +122,13 @@ const QueryForm = memo(function QueryForm(props: {
     <Form form={form} initialValues={initial} onFinish={props.onSearch} className="schema-query" style={{ marginBottom: 16 }}>
       <Row gutter={24}>
         {shown.map((f) => (
-          <Col key={f.name} xl={6} lg={8} md={12} sm={24}>
+          <Col key={f.name} xl={6} lg={8} md={12} xs={24}>
             <Form.Item name={f.name} label={f.label} style={{ marginBottom: 12 }}>
               {queryControl(f, props.dicts)}
             </Form.Item>
           </Col>
         ))}
-        <Col xl={6} lg={8} md={12} sm={24}>
+        <Col xl={6} lg={8} md={12} xs={24}>
           <Space>
             <Button type="primary" htmlType="submit">
               查询

@@ -252,3 +252,16 @@ test('demo routes are drawn from page schemas (forms run under the CSP without u
   await expect(total(page)).toHaveText('1-10 共12条');
   expect(csp).toEqual([]);
 });
+
+test('query-list on a phone-width window: every query field takes the whole width', async ({ page }) => {
+  await signIn(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/list/query-list');
+  const items = page.locator('.schema-query .ant-form-item');
+  await expect(items.first()).toBeVisible({ timeout: 20_000 });
+  const form = (await page.locator('.schema-query').boundingBox())!;
+  const widths = await items.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().width)));
+  expect(widths.length).toBeGreaterThan(1);
+  // The columns had no phone width: each field was as narrow as its control (a select ~150 px).
+  for (const w of widths) expect(w).toBeGreaterThan(form.width - 30);
+});
