@@ -248,3 +248,31 @@ async function drawerActionAfterReload(page: Page, title: string, label: string,
   await page.reload();
   await drawerAction(page, title, label, fill, button, status);
 }
+
+test('整改子任务: the 整改任务 query field picks a task from the tasks list, and a 分解 link lists that task\'s subtasks only', async ({ page, baseURL }) => {
+  const admin = await reader(baseURL!, 'admin');
+  const subtasks = (await admin.get('/improvement/subtask/list?pageSize=200')).records as Row[];
+  const taskId = subtasks[0]!.taskId as string;
+  const title = subtasks[0]!.taskId_dictText as string;
+  const ofTask = subtasks.filter((s) => s.taskId === taskId).length;
+  expect(ofTask).toBeLessThan(subtasks.length); // the filter is visible
+
+  await login(page, 'admin');
+  await page.goto('/improvement/subtask');
+  const field = page.locator('.schema-query .ant-form-item').filter({ hasText: '整改任务' });
+  await field.getByRole('button', { name: /选\s*择/ }).click();
+  const modal = page.locator('.ant-modal-content').filter({ hasText: '选择整改任务' });
+  await modal.getByPlaceholder(/任务标题/).fill(title);
+  await modal.getByPlaceholder(/任务标题/).press('Enter');
+  await modal.locator('.ant-table-row').filter({ hasText: title }).first().click();
+  await modal.getByRole('button', { name: /确\s*定|OK/ }).click();
+  const listed = page.waitForResponse((r) => r.url().includes('/improvement/subtask/list') && r.url().includes(`taskId=${taskId}`));
+  await page.getByRole('button', { name: /查\s*询/ }).first().click();
+  await listed;
+  await expect(rows(page)).toHaveCount(Math.min(ofTask, 10));
+  for (const text of await rows(page).allInnerTexts()) expect(text).toContain(title.slice(0, 6));
+
+  // The task list's 分解 link: /improvement/subtask?taskId=… lists that task's subtasks.
+  await page.goto(`/improvement/subtask?taskId=${taskId}`);
+  await expect(page.locator('.ant-pagination-total-text').last()).toContainText(`共${ofTask}条`);
+});
