@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { Alert, Button, Input, InputNumber, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { observer, useForm } from '@formily/react';
@@ -74,7 +74,7 @@ export const IndexTreeEditor = observer(function IndexTreeEditor({ value, onChan
   const problem = tree.length ? checkIndexTree(asNodes(tree), fullScore) : '请至少添加一个一级指标';
   const total = round2(tree.reduce((s, p) => s + Number(p.maxScore ?? 0), 0));
 
-  const row = (label: string, item: IndexTreeItem, set: (patch: IndexTreeItem) => void, remove: () => void, extra?: React.ReactNode, indent = 0) => (
+  const row = (label: string, item: IndexTreeItem, set: (patch: IndexTreeItem) => void, remove: () => void, extra?: ReactNode, indent = 0) => (
     <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginBottom: 8, paddingLeft: indent }}>
       {locked ? (
         <span style={{ flex: 1, fontWeight: indent ? undefined : 600 }}>{item.name}</span>
