@@ -28,7 +28,13 @@ export function schemaField(): SchemaFieldComponent {
 
 const DEFAULT_WIDGET = 'Input';
 
-function fieldSchema(f: FormFieldSchema, dicts: Record<string, DictOption[]>): ISchema {
+/**
+ * `layout.labelCol`: the form layout's label columns (of 24). A field spanning n of the grid's columns
+ * gets 1/n of them (rounded: the layout's classes are whole columns), so its label is as wide as its
+ * neighbours' and the labels line up.
+ */
+function fieldSchema(f: FormFieldSchema, dicts: Record<string, DictOption[]>, layout?: { labelCol: number; cols: number }): ISchema {
+  const span = Math.min(f.span ?? 1, layout?.cols ?? f.span ?? 1);
   const options = f.options ?? (f.dict ? (dicts[f.dict] ?? []).map((d) => ({ label: d.text, value: d.value })) : undefined);
   const widget = f.widget ?? (options ? 'Select' : DEFAULT_WIDGET);
   const reactions: Record<string, unknown> = {};
@@ -42,7 +48,7 @@ function fieldSchema(f: FormFieldSchema, dicts: Record<string, DictOption[]>): I
     description: f.description,
     enum: options,
     'x-decorator': 'FormItem',
-    'x-decorator-props': f.span && f.span > 1 ? { gridSpan: f.span } : undefined,
+    'x-decorator-props': f.span && f.span > 1 ? { gridSpan: f.span, ...(layout && span > 1 ? { labelCol: Math.round(layout.labelCol / span), wrapperCol: 24 - Math.round(layout.labelCol / span) } : {}) } : undefined,
     'x-component': widget,
     'x-component-props': { 'aria-label': f.label, ...(f.dict ? { dictCode: f.dict } : {}), ...(widget === 'Select' ? { allowClear: true } : {}), ...f.props },
     'x-validator': f.rules as ISchema['x-validator'],
@@ -51,11 +57,11 @@ function fieldSchema(f: FormFieldSchema, dicts: Record<string, DictOption[]>): I
 }
 
 /** A form section of a page schema → Formily JSON Schema (raw `schema` wins over `fields`). */
-export function toFormilySchema(form: FormSchema, mode: FormMode, dicts: Record<string, DictOption[]>): ISchema {
+export function toFormilySchema(form: FormSchema, mode: FormMode, dicts: Record<string, DictOption[]>, labelCol?: number): ISchema {
   if (form.schema) return form.schema as ISchema;
   const cols = form.columns ?? 1;
   const properties: Record<string, ISchema> = {};
-  for (const f of form.fields ?? []) if (!f.modes || f.modes.includes(mode)) properties[f.name] = fieldSchema(f, dicts);
+  for (const f of form.fields ?? []) if (!f.modes || f.modes.includes(mode)) properties[f.name] = fieldSchema(f, dicts, labelCol ? { labelCol, cols } : undefined);
   return {
     type: 'object',
     properties: {
