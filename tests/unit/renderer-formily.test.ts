@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toFormilySchema } from '../../renderer/formily';
 
 type Props = Record<string, { 'x-decorator-props'?: Record<string, unknown> }>;
-const grid = (s: ReturnType<typeof toFormilySchema>) => (s.properties as Record<string, { 'x-component-props': Record<string, unknown>; properties: Props }>).grid;
+const grid = (s: ReturnType<typeof toFormilySchema>) => (s.properties as Record<string, { 'x-component-props': Record<string, unknown>; properties: Props }>).grid!;
 
 describe('form schema → Formily', () => {
   const fields = [
