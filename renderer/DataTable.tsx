@@ -46,7 +46,7 @@ export interface DataTableProps {
 const INDENT = 15; // px per tree level, antd's default
 const SELECTION_WIDTH = 32;
 /** A column's declared width; one without counts as antd's usual 120 px (the pinned offsets' starting values, the table's declared width). */
-const declaredWidth = (c: Pick<DataColumn, 'width'>) => c.width ?? 120;
+export const declaredWidth = (c: Pick<DataColumn, 'width'>) => c.width ?? 120;
 const nextOrder = (o: SortOrder | undefined): SortOrder => (o === 'ascend' ? 'descend' : o === 'descend' ? null : 'ascend');
 const SORT_TIPS = { ascend: '点击降序', descend: '取消排序', none: '点击升序' } as const;
 

@@ -15,7 +15,7 @@ import { queryParams } from './listRequest';
 import { LazyDropdown, LazyPopconfirm, LazyTooltip } from '@/components/LazyOverlay';
 import { useStableCallback } from '@/components/useStableCallback';
 import './cells';
-import { DataTable, type DataColumn, type SortOrder } from './DataTable';
+import { DataTable, declaredWidth, type DataColumn, type SortOrder } from './DataTable';
 import { lazyWidget } from '@widgets/index';
 import { JSuperQuery } from '@widgets/query/JSuperQuery';
 
@@ -472,7 +472,16 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   // Cells call actions through a stable function, so selection changes don't rebuild every row.
   const runStable = useStableCallback(runAction);
 
-  const actionWidth = useMemo(() => actionColumnWidth(rowActions, rows, (a, r) => cond(a.visible, { $record: r })), [rowActions, rows, cond]);
+  // The row actions a record shows (their `visible` conditions), worked out once per record for its cell and the column's width.
+  const shownActions = useMemo(() => {
+    const seen = new WeakMap<Row, typeof rowActions>();
+    return (r: Row) => {
+      let list = seen.get(r);
+      if (!list) seen.set(r, (list = rowActions.filter((a) => a.visible === undefined || cond(a.visible, { $record: r }))));
+      return list;
+    };
+  }, [rowActions, cond]);
+  const actionWidth = useMemo(() => actionColumnWidth(rowActions, rows, shownActions), [rowActions, rows, shownActions]);
   const columns = useMemo<DataColumn[]>(() => {
     const cols: DataColumn[] = (schema.columns ?? [])
       .filter((c) => !c.hidden && !hidden.includes(c.dataIndex))
@@ -494,12 +503,12 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
         align: 'center',
         width: actionWidth,
         // Pinned only when the columns, its own included, are wider than a typical content area (a table that fits would have its last column drawn under it).
-        fixed: cols.reduce((w, c) => w + (Number(c.width) || 120), actionWidth) > 1000 ? 'right' : undefined,
-        render: (_: unknown, r: Row) => <RowActions actions={rowActions} record={r} cond={cond} run={runStable} />,
+        fixed: cols.reduce((w, c) => w + declaredWidth(c), actionWidth) > 1000 ? 'right' : undefined,
+        render: (_: unknown, r: Row) => <RowActions actions={shownActions(r)} record={r} cond={cond} run={runStable} />,
       });
     }
     return cols;
-  }, [schema, hidden, sort, dicts, rowActions, actionWidth, cond, runStable]);
+  }, [schema, hidden, sort, dicts, rowActions, shownActions, actionWidth, cond, runStable]);
 
   // A header's next order (none: the schema's default sort), from the first page.
   const onSort = (field: string, next: SortOrder) => {
@@ -655,7 +664,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
  * condition (a workflow's per-status steps) count only on the rows they appear on; before any row, the
  * unconditional ones.
  */
-export function actionColumnWidth(actions: ActionSchema[], rows: Row[], shown: (a: ActionSchema, r: Row) => boolean): number {
+export function actionColumnWidth(actions: ActionSchema[], rows: Row[], shown: (r: Row) => ActionSchema[]): number {
   const width = (list: ActionSchema[]) => {
     const inline = list.filter((a) => !a.dropdown).map((a) => a.label.length);
     if (list.some((a) => a.dropdown)) inline.push(3); // 更多 and its arrow
@@ -663,7 +672,7 @@ export function actionColumnWidth(actions: ActionSchema[], rows: Row[], shown: (
   };
   if (!actions.some((a) => a.visible !== undefined)) return width(actions);
   if (!rows.length) return width(actions.filter((a) => a.visible === undefined));
-  return Math.max(...rows.map((r) => width(actions.filter((a) => a.visible === undefined || shown(a, r)))));
+  return Math.max(...rows.map((r) => width(shown(r))));
 }
 
 const ROW_ACTIONS_STYLE = { display: 'inline-flex', alignItems: 'center', gap: 8 } as const;
@@ -677,7 +686,7 @@ const RowActions = memo(function RowActions(props: {
 }) {
   const [confirming, setConfirming] = useState<ActionSchema | null>(null);
   const extra = { $record: props.record };
-  const list = props.actions.filter((a) => a.visible === undefined || props.cond(a.visible, extra));
+  const list = props.actions; // those this record shows
   const disabled = (a: ActionSchema & { denied?: boolean }) => a.denied || (a.disabled !== undefined && props.cond(a.disabled, extra));
   const inline = list.filter((a) => !a.dropdown);
   const more = list.filter((a) => a.dropdown);

@@ -3,6 +3,7 @@ import dayjs from 'dayjs';
 import { actionColumnWidth, defaultActions } from '../../renderer/ListPage';
 import { queryParams } from '../../renderer/listRequest';
 import { urlsOf } from '../../renderer/scope';
+import type { ActionSchema } from '../../renderer/types';
 
 describe('list page helpers', () => {
   it('turns query values into JeecgBoot parameters', () => {
@@ -38,7 +39,7 @@ describe('list page helpers', () => {
   it('sizes the action column by the links the widest row shows, not by every conditional step', () => {
     const a = (key: string, label: string, extra: Record<string, unknown> = {}) => ({ key, label, type: 'link' as const, ...extra });
     // A workflow's per-status steps: each row shows 详情 and the steps of its own status.
-    const actions = [
+    const actions: ActionSchema[] = [
       a('detail', '详情'),
       a('edit', '编辑', { visible: 'DRAFT' }),
       a('issue', '下发', { visible: 'DRAFT' }),
@@ -48,7 +49,7 @@ describe('list page helpers', () => {
       a('close', '销号', { visible: 'VERIFIED' }),
       a('remove', '删除', { visible: 'DRAFT', dropdown: true }),
     ];
-    const shown = (x: { visible?: unknown }, r: Record<string, unknown>) => x.visible === r.status;
+    const shown = (r: Record<string, unknown>) => actions.filter((x) => x.visible === undefined || x.visible === r.status);
     const every = actionColumnWidth(actions.map((x) => ({ ...x, visible: undefined })), [], shown);
     const draft = actionColumnWidth(actions, [{ status: 'DRAFT' }], shown); // 详情 编辑 下发 更多
     const submitted = actionColumnWidth(actions, [{ status: 'SUBMITTED' }], shown); // 详情 验收通过 退回
