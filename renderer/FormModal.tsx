@@ -156,7 +156,7 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
   }, [formSchema, subs, record, schema.rowKey]);
 
   const SchemaField = schemaField();
-  const labelCol = formSchema.columns && formSchema.columns > 1 ? 8 : 5;
+  const [labelCol, wrapperCol] = formSchema.columns && formSchema.columns > 1 ? [8, 16] : [5, 18];
   const fs = useMemo(() => (dicts ? toFormilySchema(formSchema, mode, dicts, labelCol) : null), [dicts, formSchema, mode, labelCol]);
 
   async function submit() {
@@ -209,7 +209,7 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
     <Spin />
   ) : (
     <FormProvider form={form}>
-      <FormLayout labelCol={labelCol} wrapperCol={formSchema.columns && formSchema.columns > 1 ? 16 : 18}>
+      <FormLayout labelCol={labelCol} wrapperCol={wrapperCol}>
         <SchemaField schema={fs} scope={{ ...scope, $record: record ?? {}, $mode: mode }} />
       </FormLayout>
       {subs.length > 0 && (

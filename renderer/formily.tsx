@@ -34,7 +34,9 @@ const DEFAULT_WIDGET = 'Input';
  * neighbours' and the labels line up.
  */
 function fieldSchema(f: FormFieldSchema, dicts: Record<string, DictOption[]>, layout?: { labelCol: number; cols: number }): ISchema {
-  const span = Math.min(f.span ?? 1, layout?.cols ?? f.span ?? 1);
+  // Label columns of a field spanning more than one of the grid's columns (none: the layout's own).
+  const span = layout ? Math.min(f.span ?? 1, layout.cols) : 1;
+  const spanLabel = span > 1 ? Math.round(layout!.labelCol / span) : undefined;
   const options = f.options ?? (f.dict ? (dicts[f.dict] ?? []).map((d) => ({ label: d.text, value: d.value })) : undefined);
   const widget = f.widget ?? (options ? 'Select' : DEFAULT_WIDGET);
   const reactions: Record<string, unknown> = {};
@@ -48,7 +50,7 @@ function fieldSchema(f: FormFieldSchema, dicts: Record<string, DictOption[]>, la
     description: f.description,
     enum: options,
     'x-decorator': 'FormItem',
-    'x-decorator-props': f.span && f.span > 1 ? { gridSpan: f.span, ...(layout && span > 1 ? { labelCol: Math.round(layout.labelCol / span), wrapperCol: 24 - Math.round(layout.labelCol / span) } : {}) } : undefined,
+    'x-decorator-props': f.span && f.span > 1 ? { gridSpan: f.span, ...(spanLabel ? { labelCol: spanLabel, wrapperCol: 24 - spanLabel } : {}) } : undefined,
     'x-component': widget,
     'x-component-props': { 'aria-label': f.label, ...(f.dict ? { dictCode: f.dict } : {}), ...(widget === 'Select' ? { allowClear: true } : {}), ...f.props },
     'x-validator': f.rules as ISchema['x-validator'],
