@@ -5,6 +5,7 @@ import { BizError, ok } from '../http/envelope.js';
 import { allFields, columnOf, type EntityField, type EntitySchema } from '../crud/entity-types.js';
 import { escapeLike } from '../crud/query.js';
 import { defineEntityHooks, type EntityQuery } from '../crud/hooks.js';
+import { treeHooks } from '../crud/tree-hooks.js';
 import { allDictItems, type DictModel } from './dict-service.js';
 import { readCacheOf } from '../db/read-cache.js';
 
@@ -150,22 +151,7 @@ export async function registerDictRoutes(api: FastifyInstance, ctx: ServerContex
   const user = { config: { auth: 'user' } };
 
   // The category tree keeps has_child in step with its children.
-  defineEntityHooks('sys_category', {
-    async afterSave(h, row) {
-      const pid = str(row.pid);
-      if (pid && pid !== '0') await h.db.updateTable('sys_category').set({ has_child: '1' }).where('id', '=', pid).execute();
-    },
-    async beforeDelete(h, rows) {
-      const ids = rows.map((r) => str(r.id));
-      const child = await h.db.selectFrom('sys_category').select('id').where('pid', 'in', ids).where('id', 'not in', ids).executeTakeFirst();
-      if (child) throw new BizError('该分类下还有子节点，请先删除子节点');
-      const parents = [...new Set(rows.map((r) => str(r.pid)).filter((p) => p && p !== '0' && !ids.includes(p)))];
-      for (const p of parents) {
-        const left = await h.db.selectFrom('sys_category').select('id').where('pid', '=', p).where('id', 'not in', ids).executeTakeFirst();
-        if (!left) await h.db.updateTable('sys_category').set({ has_child: '0' }).where('id', '=', p).execute();
-      }
-    },
-  }, 'dict-routes');
+  defineEntityHooks('sys_category', treeHooks({ table: 'sys_category', parent: 'pid', hasChild: 'has_child', root: '0', childrenLeft: '该分类下还有子节点，请先删除子节点' }), 'dict-routes');
 
   api.get('/sys/dict/getDictItems/:dictCode', user, async (req) => {
     const parsed = parseDictCode(ctx, (req.params as { dictCode: string }).dictCode);

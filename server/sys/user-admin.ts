@@ -218,10 +218,12 @@ export async function registerUserAdmin(api: FastifyInstance, ctx: ServerContext
     return ok((await qb.orderBy('u.work_no').limit(2000).execute()).map(pickRow));
   });
 
+  // By usernames (`username=a,b`) or ids (`id=…`): what a picker needs to name the users it holds.
   api.get('/sys/user/getMultiUser', { config: { auth: 'user' } }, async (req) => {
-    const names = commaList((req.query as Row).username);
-    if (!names.length) return ok([]);
-    const rows = await ctx.db.selectFrom('sys_user').select(PICK.map((c) => c)).where('username', 'in', names).where('del_flag', '=', 0).execute();
+    const q = req.query as Row;
+    const [col, keys] = q.id !== undefined ? (['id', commaList(q.id)] as const) : (['username', commaList(q.username)] as const);
+    if (!keys.length) return ok([]);
+    const rows = await ctx.db.selectFrom('sys_user').select(PICK.map((c) => c)).where(col, 'in', keys.slice(0, 500)).where('del_flag', '=', 0).execute();
     return ok(rows.map(pickRow));
   });
 

@@ -61,3 +61,14 @@ describe('user picker by department', () => {
     expect((await picker(`roleCode=${encodeURIComponent("teacher' or '1'='1")}`)).total).toBe(0);
   });
 });
+
+describe('naming the users a picker holds', () => {
+  it('getMultiUser answers by usernames or by ids, picker-safe fields only', async () => {
+    const byName = (await j(s.get('sys/user/getMultiUser?username=leader,teacher', teacher))).result as U[];
+    expect(byName.map((u) => u.realname).sort()).toEqual(['李明华', '王磊'].sort());
+    const byId = (await j(s.get(`sys/user/getMultiUser?id=${byName.map((u) => u.id).join(',')}`, teacher))).result as Array<U & { password?: string; salt?: string }>;
+    expect(byId.map((u) => u.username).sort()).toEqual(['leader', 'teacher']);
+    expect(byId.every((u) => u.password === undefined && u.salt === undefined)).toBe(true);
+    expect((await j(s.get('sys/user/getMultiUser?id=', teacher))).result).toEqual([]);
+  });
+});

@@ -5,6 +5,7 @@ import { ListPickerModal, PickerField, type Row } from './ListPicker';
 import { loadDepartTree } from './JSelectDepart';
 import { splitMulti, userLabel } from '../logic/inputs';
 import { JDictSelectTag } from '../dict/JDictSelectTag';
+import { http } from '@/http/client';
 
 export const USER_BY_DEP_WIDTH = 1250;
 export const USER_PICKER_WIDTH = 1200;
@@ -35,9 +36,21 @@ const userColumns = [
   { title: '部门', dataIndex: 'orgCodeTxt' },
 ];
 
+/** The picked values and their texts; values not picked in this session (a saved record's) are looked up by username or id. */
 function usePicked(value: string | undefined, store: string, textField: string) {
   const [known, setKnown] = useState<Row[]>([]);
   const vals = splitMulti(value);
+  const unknown = vals.filter((v) => !known.some((k) => String(k[store]) === v)).join(',');
+  useEffect(() => {
+    if (!unknown || (store !== 'username' && store !== 'id')) return;
+    let live = true;
+    void http.get<Row[]>('/sys/user/getMultiUser', { [store]: unknown }).then((r) => {
+      if (live && r.success && Array.isArray(r.result)) setKnown((prev) => [...prev, ...(r.result as Row[]).filter((x) => !prev.some((p) => p[store] === x[store]))]);
+    });
+    return () => {
+      live = false;
+    };
+  }, [unknown, store]);
   const text = vals.map((v) => {
     const r = known.find((k) => String(k[store]) === v);
     return r ? String(r[textField] ?? v) : v;
