@@ -326,15 +326,20 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     void load();
   }, [load]);
 
-  // `form.prefill`: a link like /improvement/task?recordId=… opens 新增 pre-filled (once per URL).
+  // `form.prefill`: a link like /improvement/task?recordId=… opens 新增 pre-filled (once per URL); with
+  // several parameters the first one the URL has is used.
   const prefill = schema.form?.prefill;
-  const prefillKey = prefill ? new URLSearchParams(urlSearch).get(prefill.param) : null;
+  const [prefillParam, prefillKey] = useMemo(() => {
+    const sp = new URLSearchParams(urlSearch);
+    const p = [prefill?.param ?? []].flat().find((k) => sp.get(k));
+    return p ? [p, sp.get(p)] : [undefined, null];
+  }, [prefill, urlSearch]);
   useEffect(() => {
-    if (!prefill || !prefillKey) return;
+    if (!prefill || !prefillParam || !prefillKey) return;
     let live = true;
     void (async () => {
-      if (!prefill.url) return setForm({ mode: 'add', record: { [prefill.param]: prefillKey } });
-      const r = await http.get<Row>(prefill.url, { [prefill.param]: prefillKey });
+      if (!prefill.url) return setForm({ mode: 'add', record: { [prefillParam]: prefillKey } });
+      const r = await http.get<Row>(prefill.url, { [prefillParam]: prefillKey });
       if (!live) return;
       if (r.success && r.result) setForm({ mode: 'add', record: r.result });
       else message.warning(r.message);
@@ -342,7 +347,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     return () => {
       live = false;
     };
-  }, [prefill, prefillKey, message]);
+  }, [prefill, prefillParam, prefillKey, message]);
 
   const search = useCallback(
     (values: Record<string, unknown>) => {

@@ -88,7 +88,7 @@ export interface FormSchema {
   subTables?: SubTableSchema[];
   submitText?: string;
   /** Opens 新增 when the page URL has `?<param>=`: initial values from `GET url?<param>=…`, or `{ <param>: value }`. */
-  prefill?: { param: string; url?: string };
+  prefill?: { param: string | string[]; url?: string };
 }
 
 export interface ActionSchema {

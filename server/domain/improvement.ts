@@ -6,12 +6,15 @@ import type { SessionUser } from '../auth/session.js';
 import type { DB } from '../db/index.js';
 import { defineEntityHooks, type Row } from '../crud/hooks.js';
 import { deleteRows, getRow, hookContext, inTransaction, listRows, saveRow } from '../crud/engine.js';
-import { BizError, ok } from '../http/envelope.js';
+import { BizError, Forbidden, ok } from '../http/envelope.js';
+import { allows } from '../http/guard.js';
 import { newId, now } from '../util.js';
 import { notifyDomain } from './notify.js';
 import { nextNo } from './numbering.js';
 import { IMP_ACTION_TEXT, IMP_STATUS_TEXT, IMP_TRANSITIONS, isOverdue, nextStatus, SUBTASK_FINISHED, type ImpAction, type ImpStatus } from './rules.js';
 import { scopeOf, subtree } from './scope.js';
+import { improvementFromAuditItem } from './audit.js';
+import { currentTerm } from './base.js';
 
 /**
  * Improvement tasks and subtasks (DESIGN §4): one state machine for both, every transition logged
@@ -93,7 +96,11 @@ export function registerImprovementHooks() {
         if (old!.issuerId !== h.user.id && scopeOf(h.user) !== 'all') throw new BizError('只能修改自己创建的整改任务');
       } else {
         Object.assign(row, { issuerId: h.user.id, status: 'DRAFT', taskNo: await nextNo(h.db, `ZG${dayjs().format('YYYY')}`, 5) });
-        if (row.sourceId) {
+        if (row.sourceId && row.source === 'AUDIT') {
+          const item = await h.db.selectFrom('audit_item').select('id').where('id', '=', str(row.sourceId)).executeTakeFirst();
+          if (!item) throw new BizError('来源审核要点不存在');
+          row.termId = (await currentTerm(h.db))?.id ?? null;
+        } else if (row.sourceId) {
           const rec = await h.db.selectFrom('sup_lecture_record').select(['term_id', 'status']).where('id', '=', str(row.sourceId)).executeTakeFirst();
           if (!rec || rec.status === 'DRAFT') throw new BizError('来源听课记录不存在或未提交');
           row.termId = rec.term_id;
@@ -289,8 +296,17 @@ export async function registerImprovement(api: FastifyInstance, ctx: ServerConte
     return ok({ taskId: task.id, taskId_dictText: task.title, deadline: task.deadline ?? null, measures: str(task.requirement) });
   });
 
-  /** Pre-filled values for a task raised from a flagged lecture record (one click in the record screen). */
+  /**
+   * Pre-filled values for a task raised from a flagged lecture record (one click in the record screen,
+   * `recordId`) or from an audit item whose self-check found a problem (`auditItemId`).
+   */
   api.get('/improvement/task/prefill', { config: { auth: 'improvement:task:add' } }, async (req) => {
+    if (q(req).auditItemId) {
+      if (!allows(req.user!, 'audit:item:list')) throw Forbidden(); // the item's text is the audit screens' data
+      const item = await getRow(hookContext(ctx, req, 'audit_item'), str(q(req).auditItemId));
+      if (!item) throw new BizError('未找到对应审核要点');
+      return ok(await improvementFromAuditItem(item, ctx.db));
+    }
     const rec = await getRow(hookContext(ctx, req, 'sup_lecture_record'), q(req).recordId);
     if (!rec) throw new BizError('未找到对应听课记录');
     // The teacher's college is responsible (its secretary or leader accepts and splits the work);

@@ -6,6 +6,7 @@ import { registerReports } from './reports.js';
 import { registerImprovement } from './improvement.js';
 import { registerDashboard } from './dashboard.js';
 import { registerTimetableImport } from './import.js';
+import { registerAuditHooks } from './audit.js';
 
 
 /** The lecture-observation domain: term setup, timetable, index systems, records, statistics, improvement. */
@@ -16,5 +17,6 @@ export async function registerDomain(api: FastifyInstance, ctx: ServerContext) {
   await registerImprovement(api, ctx);
   await registerDashboard(api, ctx);
   await registerTimetableImport(api, ctx);
+  registerAuditHooks();
 
 }

@@ -44,3 +44,23 @@ export const DOMAIN_DICTS: DictSeed[] = [
 ];
 
 export const seedDomainDicts = (ctx: ServerContext) => seedDicts(ctx, DOMAIN_DICTS);
+
+/** Vocabularies of the undergraduate teaching audit assessment (审核评估 2021–2025, docs reference/domain.md §4). */
+export const AUDIT_DICTS: DictSeed[] = [
+  { code: 'audit_type', name: '审核评估类型', items: [['C1', '第一类'], ['C2_1', '第二类第一种'], ['C2_2', '第二类第二种'], ['C2_3', '第二类第三种']] },
+  { code: 'audit_level', name: '审核指标层级', items: [['1', '一级指标'], ['2', '二级指标'], ['3', '审核重点']] },
+  {
+    code: 'audit_option', name: '审核指标选项',
+    items: [['UNIFIED', '统一必选项'], ['TYPE', '类型必选项'], ['FEATURE', '特色可选项'], ['FIRST', '首评限选项'], ['QUANT_REQ', '定量必选'], ['QUANT_OPT', '定量可选']],
+  },
+  { code: 'evidence_period', name: '佐证材料时间范围', items: [['LAST_YEAR', '评估当年'], ['THREE_YEARS', '近三年'], ['FIVE_YEARS', '近五年'], ['CYCLE', '评估周期内']] },
+  {
+    code: 'audit_item_status', name: '审核要点状态',
+    items: [['TODO', '未开始', 'default'], ['COLLECTING', '材料整理中', 'blue'], ['DONE', '已完成', 'green'], ['PROBLEM', '存在问题', 'red']],
+  },
+  {
+    code: 'workgroup_type', name: '工作组类型',
+    items: [['LEADING', '领导小组'], ['OFFICE', '评建办公室'], ['REPORT', '报告撰写组'], ['MATERIAL', '支撑材料组'], ['SUPPORT', '综合保障组'], ['PUBLICITY', '学习宣传组'], ['INSPECTION', '督查组']],
+  },
+];
+export const seedAuditDicts = (ctx: ServerContext) => seedDicts(ctx, AUDIT_DICTS);

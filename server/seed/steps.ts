@@ -8,6 +8,7 @@ import { seedAdmin, seedDemoOrg } from './org.js';
 import { systemServiceSeeds } from '../sys/message-seed.js';
 import { seedDemoCustomers, seedDemoDicts } from './demo.js';
 import { adminConfigSeeds } from '../sys/config-seed.js';
+import { auditSeedSteps } from './audit.js';
 
 /** Every seed step in order: base data (dictionaries, menus) first, then the demo university. */
 export const seedSteps: SeedStep[] = [
@@ -24,3 +25,5 @@ export const seedSteps: SeedStep[] = [
 ];
 // Configuration screens of issue 5 (check/fill rules, data sources, gateway routes, data log).
 seedSteps.push(...adminConfigSeeds);
+// 审核评估: its dictionaries and index system, then demo items and workgroups.
+seedSteps.push(...auditSeedSteps);

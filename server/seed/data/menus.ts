@@ -225,6 +225,7 @@ export const ROLES: RoleSeed[] = [
       { menus: ['/statistics/*'], buttons: '*' },
       { menus: ['/improvement/task'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'issue', 'verify', 'cancel'] },
       { menus: ['/improvement/subtask'], buttons: ['queryById', 'verify', 'exportXls'] },
+      { menus: ['/audit/*'], buttons: '*' },
     ],
   },
   {
@@ -235,6 +236,7 @@ export const ROLES: RoleSeed[] = [
       { menus: ['/supervisor/lectureRecord'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'submit', 'confirm', 'viewDepart'] },
       { menus: ['/improvement/task'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'issue', 'submitVerify', 'verify', 'cancel'] },
       { menus: ['/improvement/subtask'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'verify'] },
+      { menus: ['/audit/*'], buttons: READ },
     ],
   },
   {
