@@ -34,6 +34,7 @@ export const WIDGETS: Record<string, [Loader, string]> = {
   JCategorySelect: [() => import('./dict/JTreeDict'), 'JCategorySelect'],
   JSelectUserByDep: [() => import('./pickers/JSelectUser'), 'JSelectUserByDep'],
   JSelectUser: [() => import('./pickers/JSelectUser'), 'JSelectUser'],
+  JSearchUser: [() => import('./pickers/JSearchUser'), 'JSearchUser'],
   JSelectDepart: [() => import('./pickers/JSelectDepart'), 'JSelectDepart'],
   JSelectRole: [() => import('./pickers/JSelectRecords'), 'JSelectRole'],
   JSelectPosition: [() => import('./pickers/JSelectRecords'), 'JSelectPosition'],

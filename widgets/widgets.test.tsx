@@ -59,7 +59,7 @@ describe('widget components', () => {
   });
 
   it('every widget is registered by name and loads', async () => {
-    for (const name of ['JDictSelectTag', 'JSearchSelectTag', 'JMultiSelectTag', 'JTreeDict', 'JCategorySelect', 'JSwitch', 'JSelectUserByDep', 'JSelectUser', 'JSelectDepart', 'JSelectRole', 'JSelectPosition', 'JPopup', 'JSelectBizComponent', 'JAreaLinkage', 'JUpload', 'JImageUpload', 'JFilePop', 'JEasyCron', 'JCron', 'JMarkdownEditor', 'JEditor', 'JCodeEditor', 'JSlider', 'JPrompt', 'JEllipsis', 'JInputTags', 'JInputNumber', 'JDate', 'JTime', 'JDetailsModal', 'JSubTablePopover', 'JEditableTable'])
+    for (const name of ['JDictSelectTag', 'JSearchSelectTag', 'JMultiSelectTag', 'JTreeDict', 'JCategorySelect', 'JSwitch', 'JSelectUserByDep', 'JSelectUser', 'JSearchUser', 'JSelectDepart', 'JSelectRole', 'JSelectPosition', 'JPopup', 'JSelectBizComponent', 'JAreaLinkage', 'JUpload', 'JImageUpload', 'JFilePop', 'JEasyCron', 'JCron', 'JMarkdownEditor', 'JEditor', 'JCodeEditor', 'JSlider', 'JPrompt', 'JEllipsis', 'JInputTags', 'JInputNumber', 'JDate', 'JTime', 'JDetailsModal', 'JSubTablePopover', 'JEditableTable'])
       expect(getWidget(name), name).toBeTruthy();
     for (const [name, [load, exp]] of Object.entries(WIDGETS)) {
       if (name.startsWith('JEditor') || name === 'JMarkdownEditor' || name === 'JCodeEditor') continue; // CSS-heavy editors: covered by Storybook

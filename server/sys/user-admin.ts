@@ -234,6 +234,12 @@ export async function registerUserAdmin(api: FastifyInstance, ctx: ServerContext
     let qb = ctx.db.selectFrom('sys_user as u').where('u.del_flag', '=', 0).where('u.status', '=', 1);
     if (typeof q.username === 'string' && q.username) qb = qb.where('u.username', 'like', `%${likeEscape(q.username)}%`);
     if (typeof q.realname === 'string' && q.realname) qb = qb.where('u.realname', 'like', `%${likeEscape(q.realname)}%`);
+    // One search box (JSearchUser): name, account or 工号, or the id of the user a form already holds.
+    if (typeof q.keyword === 'string' && q.keyword.trim()) {
+      const kw = q.keyword.trim();
+      const like = `%${likeEscape(kw)}%`;
+      qb = qb.where((eb) => eb.or([eb('u.realname', 'like', like), eb('u.username', 'like', like), eb('u.work_no', 'like', like), eb('u.id', '=', kw)]));
+    }
     const deps = commaList(q.departId);
     if (deps.length) qb = qb.where('u.id', 'in', ctx.db.selectFrom('sys_user_depart').select('user_id').where('dep_id', 'in', deps));
     const roles = commaList(q.roleId);

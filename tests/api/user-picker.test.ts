@@ -72,3 +72,18 @@ describe('naming the users a picker holds', () => {
     expect((await j(s.get('sys/user/getMultiUser?id=', teacher))).result).toEqual([]);
   });
 });
+
+describe('one search box for a responsible person (JSearchUser)', () => {
+  it('keyword finds a user by name, account, 工号 or id, active users only', async () => {
+    const find = async (kw: string) => (await picker(`keyword=${encodeURIComponent(kw)}`)).records.map((u) => u.username);
+    expect(await find('王磊')).toContain('teacher');
+    expect(await find('teacher2')).toEqual(['teacher2']);
+    expect(await find('T0000006')).toEqual(['teacher']);
+    const id = ((await j(s.get('sys/user/getMultiUser?username=leader', teacher))).result as U[])[0]!.id;
+    expect(await find(id)).toEqual(['leader']);
+    expect(await find('%')).toEqual([]); // LIKE wildcards are plain characters
+    const frozen = await j(s.put('sys/user/frozenBatch', { ids: id, status: 2 }, admin));
+    expect(frozen.success, frozen.message).toBe(true);
+    expect(await find('李明华')).not.toContain('leader');
+  });
+});

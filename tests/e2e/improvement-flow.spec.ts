@@ -26,6 +26,7 @@ async function reader(baseURL: string, username: string) {
   return {
     userId: r.result.userInfo.id as string,
     realname: r.result.userInfo.realname as string,
+    workNo: r.result.userInfo.workNo as string,
     get: async (url: string) => {
       const res = await (await api.get(`${API}${url}`, { headers: { 'X-Access-Token': token } })).json();
       expect(res.success, `${url}: ${res.message}`).toBe(true);
@@ -169,9 +170,11 @@ test('an improvement task raised from a flagged record is walked to closure on t
     await sf.locator('.ant-formily-item').filter({ hasText: '子任务标题' }).locator('input').fill(subTitle);
     const who = sf.locator('.ant-formily-item').filter({ hasText: '负责人' });
     await expect(async () => {
+      // Options are named with the 工号 (JSearchUser), so the teacher is told apart from any namesake.
+      const option = `${tch.realname}（${tch.workNo}）`;
       await who.locator('input').first().fill(tch.realname);
-      await p.locator('.ant-select-dropdown:visible').getByText(tch.realname, { exact: true }).first().click({ timeout: 3_000 });
-      await expect(who.locator('.ant-select-selection-item')).toHaveText(tch.realname, { timeout: 1_000 });
+      await p.locator('.ant-select-dropdown:visible').getByText(option, { exact: true }).click({ timeout: 3_000 });
+      await expect(who.locator('.ant-select-selection-item')).toHaveText(option, { timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
     await sf.screenshot({ path: 'test-results/improvement-subtask-form.png' });
     await sf.getByRole('button', { name: /确\s*定/ }).click();

@@ -19,10 +19,19 @@ export interface JSearchSelectTagProps {
   disabled?: boolean;
   /** Override of the debounce (remote dictionary search in tables uses 300 ms). */
   debounceMs?: number;
+  /** Remote search other than the dictionary's (e.g. JSearchUser); also asked for the current value's text. */
+  fetchOptions?: (keyword: string) => Promise<DictOption[]>;
 }
 
+const dictSearch = (dict: string) => async (keyword: string) => {
+  const r = await http.signedGet<DictOption[]>(`/sys/dict/loadDict/${encodeURIComponent(dict)}`, { keyword, pageSize: ASYNC_PAGE_SIZE });
+  return r.success && Array.isArray(r.result) ? r.result.map((d) => ({ value: String(d.value), text: d.text })) : [];
+};
+
 /** Search select over a dictionary; the remote variant keeps only the latest answer. */
-export function JSearchSelectTag({ value, onChange, dict, dictOptions, async, placeholder, disabled, debounceMs }: JSearchSelectTagProps) {
+export function JSearchSelectTag({ value, onChange, dict, dictOptions, async: asyncProp, placeholder, disabled, debounceMs, fetchOptions }: JSearchSelectTagProps) {
+  const async = asyncProp || !!fetchOptions;
+  const fetcher = fetchOptions ?? (async && dict ? dictSearch(dict) : undefined);
   const local = useDictOptions(async ? undefined : dict, async ? [] : dictOptions);
   const [remote, setRemote] = useState<DictOption[]>([]);
   const [loading, setLoading] = useState(false);
@@ -33,16 +42,15 @@ export function JSearchSelectTag({ value, onChange, dict, dictOptions, async, pl
 
   const search = (kw: string) => {
     setKeyword(kw);
-    if (!async || !dict) return;
+    if (!fetcher) return;
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       const mine = ++seq.current;
       setLoading(true);
-      void http
-        .signedGet<DictOption[]>(`/sys/dict/loadDict/${encodeURIComponent(dict)}`, { keyword: kw, pageSize: ASYNC_PAGE_SIZE })
-        .then((r) => {
+      void fetcher(kw)
+        .then((found) => {
           if (mine !== seq.current) return; // only the latest answer is used
-          setRemote(r.success && Array.isArray(r.result) ? r.result.map((d) => ({ value: String(d.value), text: d.text })) : []);
+          setRemote(found);
         })
         .catch(() => mine === seq.current && setRemote([]))
         .finally(() => mine === seq.current && setLoading(false));
@@ -51,7 +59,7 @@ export function JSearchSelectTag({ value, onChange, dict, dictOptions, async, pl
   useEffect(() => () => clearTimeout(timer.current), []);
   // Show the current value's text before any search.
   useEffect(() => {
-    if (async && dict && value && !remote.some((d) => d.value === value)) search(String(value));
+    if (fetcher && value && !remote.some((d) => d.value === value)) search(String(value));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [async, dict, value]);
 
