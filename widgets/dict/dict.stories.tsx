@@ -16,7 +16,7 @@ export const Checkbox: S = { render: () => <Controlled component={JDictSelectTag
 export const Tag: S = { render: () => <JDictTag dictCode="priority" value="L,H" /> };
 export const MultiSelect: S = { render: () => <Controlled component={JMultiSelectTag} dictCode="priority" initial="M" /> };
 export const SearchSelect: S = { render: () => <Controlled component={JSearchSelectTag} dict="sex" /> };
-export const SearchSelectAsync: S = { render: () => <Controlled component={JSearchSelectTag} dict="sys_user,realname,username" async /> };
+export const SearchSelectAsync: S = { render: () => <Controlled component={JSearchSelectTag} dict="sys_user,realname,id" async /> };
 export const TreeDict: S = { render: () => <Controlled component={JTreeDict} dict="sys_category,name,id" /> };
 export const TreeDictBadCondition: S = { render: () => <Controlled component={JTreeDict} dict="sys_category,name,id" condition="status=1" /> };
 export const CategorySelect: S = { render: () => <Controlled component={JCategorySelect} pcode="B01" /> };

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Controlled } from '../story-util';
 import { JSelectDepart } from './JSelectDepart';
 import { JSelectUser, JSelectUserByDep } from './JSelectUser';
+import { JSearchUser } from './JSearchUser';
 import { JSelectPosition, JSelectRole } from './JSelectRecords';
 import { JPopup } from './JPopup';
 import { JSelectBizComponent } from './JSelectBizComponent';
@@ -14,6 +15,7 @@ export const Depart: S = { render: () => <Controlled component={JSelectDepart} /
 export const DepartMulti: S = { render: () => <Controlled component={JSelectDepart} multi /> };
 export const UserByDep: S = { render: () => <Controlled component={JSelectUserByDep} /> };
 export const User: S = { render: () => <Controlled component={JSelectUser} /> };
+export const SearchUser: S = { render: () => <Controlled component={JSearchUser} /> };
 export const Role: S = { render: () => <Controlled component={JSelectRole} /> };
 export const Position: S = { render: () => <Controlled component={JSelectPosition} /> };
 export const Popup: S = { render: () => <Controlled component={JPopup} code="course" orgFields="name,code" destFields="courseName,courseCode" /> };
