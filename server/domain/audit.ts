@@ -41,7 +41,10 @@ export function registerAuditHooks() {
       if (code.split('.').length !== level) throw new BizError(`${LEVEL_TEXT[level]}的编号应为${level}段，例如 ${['', '2', '2.4', '2.4.1'][level]}`);
       if (parent && !code.startsWith(`${parent.code}.`)) throw new BizError(`编号应以上级编号“${parent.code}.”开头`);
       const scheme = parent ? parent.scheme_type : str(merged.schemeType);
-      if (mode === 'edit' && code !== str(old!.code) && str(old!.hasChild) === '1') throw new BizError('该指标下还有下级指标，不能修改编号');
+      if (mode === 'edit' && str(old!.hasChild) === '1') {
+        if (code !== str(old!.code)) throw new BizError('该指标下还有下级指标，不能修改编号');
+        if (scheme !== str(old!.schemeType)) throw new BizError('该指标下还有下级指标，不能修改评估类型');
+      }
       const same = await h.db.selectFrom('audit_index').select('id').where('scheme_type', '=', scheme).where('code', '=', code).where('id', '!=', str(merged.id)).executeTakeFirst();
       if (same) throw new BizError(`编号“${code}”已存在`);
       Object.assign(row, { parentId: pid, level, code, schemeType: scheme });

@@ -57,6 +57,8 @@ describe('审核指标', () => {
     // A parent cannot change, nor can a number with children under it.
     expect((await call('put', '/audit/index/edit', { id: child.id, parentId: (await indexByCode('2.2')).id })).message).toBe('不能修改上级指标，请删除后在新的上级下添加');
     expect((await call('put', '/audit/index/edit', { id: parent.id, code: '2.9' })).message).toBe('该指标下还有下级指标，不能修改编号');
+    const root = await indexByCode('2');
+    expect((await call('put', '/audit/index/edit', { id: root.id, schemeType: 'C1' })).message).toBe('该指标下还有下级指标，不能修改评估类型');
     // Deleting: not while children are left; the parent is childless again once its last child goes.
     expect((await call('delete', `/audit/index/delete?id=${parent.id}`)).message).toBe('该指标下还有下级指标，请先删除下级指标');
     expect((await call('delete', `/audit/index/delete?id=${child.id}`)).success).toBe(true);
