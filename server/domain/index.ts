@@ -7,6 +7,7 @@ import { registerImprovement } from './improvement.js';
 import { registerDashboard } from './dashboard.js';
 import { registerTimetableImport } from './import.js';
 import { registerAuditHooks } from './audit.js';
+import { registerLab } from './lab.js';
 
 
 /** The lecture-observation domain: term setup, timetable, index systems, records, statistics, improvement. */
@@ -18,5 +19,6 @@ export async function registerDomain(api: FastifyInstance, ctx: ServerContext) {
   await registerDashboard(api, ctx);
   await registerTimetableImport(api, ctx);
   registerAuditHooks();
+  await registerLab(api, ctx);
 
 }

@@ -7,7 +7,7 @@ export interface DomainNotice {
   title: string;
   content: string;
   /** Business type and id, so the message can open the record or task. */
-  busType: 'lecture_record' | 'imp_task' | 'imp_subtask';
+  busType: 'lecture_record' | 'imp_task' | 'imp_subtask' | 'lab_reservation';
   busId: string;
   sender: string;
 }

@@ -64,3 +64,22 @@ export const AUDIT_DICTS: DictSeed[] = [
   },
 ];
 export const seedAuditDicts = (ctx: ServerContext) => seedDicts(ctx, AUDIT_DICTS);
+
+/** Vocabularies of the laboratories (reference/domain.md §7.5). */
+export const LAB_DICTS: DictSeed[] = [
+  { code: 'lab_type', name: '实验室类型', items: [['TEACHING', '教学实验室'], ['RESEARCH', '科研实验室'], ['SHARED', '公共平台'], ['TRAINING', '实训中心']] },
+  { code: 'lab_safety', name: '实验室安全等级', items: [['I', '一级（高危）', 'red'], ['II', '二级', 'orange'], ['III', '三级', 'blue'], ['IV', '四级（低危）', 'green']] },
+  { code: 'lab_open', name: '开放状态', items: [['OPEN', '开放', 'green'], ['CLOSED', '停用', 'default']] },
+  { code: 'lab_service_type', name: '实验室服务类型', items: [['TEST', '测试分析'], ['PROCESS', '加工制备'], ['TRAINING', '技术培训'], ['OPEN_USE', '开放使用']] },
+  { code: 'charge_mode', name: '计费方式', items: [['SAMPLE', '按样品'], ['HOUR', '按机时'], ['FREE', '免费']] },
+  { code: 'party_type', name: '委托方类型', items: [['INNER', '校内'], ['OUTER', '校外']] },
+  { code: 'contract_status', name: '合同状态', items: [['DRAFT', '草稿', 'default'], ['ACTIVE', '生效', 'green'], ['EXPIRED', '到期', 'orange'], ['TERMINATED', '终止', 'red']] },
+  { code: 'approval_status', name: '审核状态', items: [['PENDING', '待审核', 'orange'], ['APPROVED', '已通过', 'green'], ['REJECTED', '已驳回', 'red']] },
+  {
+    code: 'order_status', name: '订单状态',
+    items: [['SUBMITTED', '已提交', 'blue'], ['ACCEPTED', '已受理', 'cyan'], ['TESTING', '检测中', 'processing'], ['DONE', '已完成', 'green'], ['SETTLED', '已结算', 'purple'], ['CANCELLED', '已取消', 'default']],
+  },
+  { code: 'reservation_status', name: '预约状态', items: [['PENDING', '待审核', 'orange'], ['APPROVED', '已通过', 'green'], ['REJECTED', '已驳回', 'red'], ['CANCELLED', '已取消', 'default']] },
+  { code: 'device_status', name: '设备状况', items: [['NORMAL', '正常', 'green'], ['FAULT', '故障', 'red']] },
+];
+export const seedLabDicts = (ctx: ServerContext) => seedDicts(ctx, LAB_DICTS);

@@ -9,6 +9,7 @@ import { systemServiceSeeds } from '../sys/message-seed.js';
 import { seedDemoCustomers, seedDemoDicts } from './demo.js';
 import { adminConfigSeeds } from '../sys/config-seed.js';
 import { auditSeedSteps } from './audit.js';
+import { labSeedSteps } from './lab.js';
 
 /** Every seed step in order: base data (dictionaries, menus) first, then the demo university. */
 export const seedSteps: SeedStep[] = [
@@ -27,3 +28,5 @@ export const seedSteps: SeedStep[] = [
 seedSteps.push(...adminConfigSeeds);
 // 审核评估: its dictionaries and index system, then demo items and workgroups.
 seedSteps.push(...auditSeedSteps);
+// 实验室管理: its dictionaries, then demo labs, services, contracts, plans, orders, bookings and use records.
+seedSteps.push(...labSeedSteps);

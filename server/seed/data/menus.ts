@@ -103,7 +103,7 @@ export const MENU_TREE: MenuSeed[] = [
       list('合同管理', '/lab/contract', 'lab/ContractList', 'lab:contract'),
       list('实验计划', '/lab/plan', 'lab/PlanList', 'lab:plan'),
       list('实验订单', '/lab/order', 'lab/OrderList', 'lab:order'),
-      list('实验室预约', '/lab/reservation', 'lab/ReservationList', 'lab:reservation'),
+      list('实验室预约', '/lab/reservation', 'lab/ReservationList', 'lab:reservation', { buttons: [['approve', '审核']] }),
       list('使用记录', '/lab/useRecord', 'lab/UseRecordList', 'lab:useRecord'),
     ],
   },
@@ -210,6 +210,11 @@ export interface RoleSeed {
 }
 
 const READ = ['queryById', 'exportXls'];
+/** Any teaching staff may look up the labs and book one (managing them is the lab office's, here the admin's). */
+const LAB_BOOKING = [
+  { menus: ['/lab/catalogue'], buttons: ['queryById'] },
+  { menus: ['/lab/reservation'], buttons: ['add', 'edit', 'delete', 'queryById'] },
+];
 const BASE_DATA = ['/supervisor/term', '/supervisor/sectionTime', '/supervisor/classroom', '/supervisor/classes', '/supervisor/course', '/supervisor/courseTask', '/supervisor/courseSchedule'];
 const ACCOUNT = { menus: ['/account/*'], buttons: '*' as const };
 const HOME = { menus: ['/dashboard/analysis'], buttons: '*' as const };
@@ -237,6 +242,7 @@ export const ROLES: RoleSeed[] = [
       { menus: ['/improvement/task'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'issue', 'submitVerify', 'verify', 'cancel'] },
       { menus: ['/improvement/subtask'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'verify'] },
       { menus: ['/audit/*'], buttons: READ },
+      ...LAB_BOOKING,
     ],
   },
   {
@@ -248,6 +254,7 @@ export const ROLES: RoleSeed[] = [
       { menus: ['/supervisor/lectureRecord'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'importExcel', 'submit', 'return', 'confirm', 'viewDepart'] },
       { menus: ['/statistics/*'], buttons: '*' },
       { menus: ['/improvement/*'], buttons: '*' },
+      ...LAB_BOOKING,
     ],
   },
   {
@@ -266,6 +273,7 @@ export const ROLES: RoleSeed[] = [
       HOME, ACCOUNT,
       { menus: ['/supervisor/lectureRecord'], buttons: ['add', 'edit', 'delete', 'queryById', 'submit', 'feedback'] },
       { menus: ['/improvement/subtask'], buttons: ['queryById', 'edit', 'submit'] },
+      ...LAB_BOOKING,
     ],
   },
 ];
