@@ -29,8 +29,11 @@ export default async function globalSetup() {
     await new Promise((r) => setTimeout(r, 300));
   }
   return async () => {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    // A server that died during the run has nothing left to stop (waiting for its exit would hang).
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
     rmSync(dataDir, { recursive: true, force: true });
   };
 }
