@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type WheelEvent } from 'react';
 import { Dropdown, type MenuProps } from 'antd';
-import { CloseOutlined } from '@ant-design/icons';
+import { CloseOutlined, EllipsisOutlined } from '@ant-design/icons';
 import useTabsStyle from 'antd/es/tabs/style';
 import { moveFocus } from '@/components/moveFocus';
 import { hiddenBeyond } from '@/components/hiddenBeyond';
@@ -14,12 +14,13 @@ const ACTIONS: MenuProps['items'] = [
   { key: 'others', label: '关闭其他' },
 ];
 
-/** Shadows at the bar's edges while tabs are hidden beyond them (basic-layout.css). */
-function edges(w: HTMLElement) {
+/** Shadows at the bar's edges while tabs are hidden beyond them (basic-layout.css); whether any are. */
+function edges(w: HTMLElement): boolean {
   const nav = w.parentElement!;
   const beyond = hiddenBeyond(w);
   nav.classList.toggle('tabs-more-left', beyond.left);
   nav.classList.toggle('tabs-more-right', beyond.right);
+  return beyond.left || beyond.right;
 }
 
 const keyOf = (el: EventTarget | null) => (el instanceof Element ? el.closest<HTMLElement>('[data-node-key]')?.dataset.nodeKey : undefined);
@@ -29,8 +30,8 @@ const keyOf = (el: EventTarget | null) => (el instanceof Element ? el.closest<HT
  * (its styles apply). antd's Tabs measures every tab in a layout effect (forcing the page's first
  * layout inside React's commit) and wraps each label in its own dropdown; this bar measures nothing
  * while drawing: it scrolls sideways when the tabs overflow (the wheel scrolls it too; shadows mark
- * the edges with tabs beyond them), and one
- * right-click menu serves every tab. Keyboard: ←/→ move between tabs, Enter or Space opens one,
+ * the edges with tabs beyond them, and a 更多 button lists every tab), and one right-click menu
+ * serves every tab. Keyboard: ←/→ move between tabs, Enter or Space opens one,
  * Delete closes it.
  */
 export function PageTabs({
@@ -46,6 +47,7 @@ export function PageTabs({
   const wrap = useRef<HTMLDivElement>(null);
   const [menuFor, setMenuFor] = useState<string>();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [overflow, setOverflow] = useState(false); // tabs hidden beyond an edge: the 更多 list of every tab shows
 
   // The active tab scrolled into the bar's view when it changes, and the edge shadows: measured after the
   // browser's own layout (a ResizeObserver's callbacks: once when observed, then when the bar resizes),
@@ -59,7 +61,7 @@ export function PageTabs({
         if (t.offsetLeft < w.scrollLeft) w.scrollLeft = t.offsetLeft;
         else if (t.offsetLeft + t.offsetWidth > w.scrollLeft + w.clientWidth) w.scrollLeft = t.offsetLeft + t.offsetWidth - w.clientWidth;
       }
-      edges(w);
+      setOverflow(edges(w));
     });
     ro.observe(w);
     return () => ro.disconnect();
@@ -91,7 +93,7 @@ export function PageTabs({
         menu={{ items: ACTIONS, onClick: ({ key }) => (setMenuOpen(false), menuFor !== undefined && onAction(menuFor, key as TabAction)) }}
       >
         <div role="tablist" aria-orientation="horizontal" className="ant-tabs-nav" onKeyDown={onKeyDown} onContextMenu={(e: MouseEvent) => setMenuFor(keyOf(e.target))}>
-          <div ref={wrap} className="ant-tabs-nav-wrap" onWheel={onWheel} onScroll={(e) => edges(e.currentTarget)}>
+          <div ref={wrap} className="ant-tabs-nav-wrap" onWheel={onWheel} onScroll={(e) => setOverflow(edges(e.currentTarget))}>
             <div className="ant-tabs-nav-list">
               {tabs.map((t) => {
                 const active = t.key === activeKey;
@@ -110,6 +112,15 @@ export function PageTabs({
               })}
             </div>
           </div>
+          {overflow && (
+            <div className="ant-tabs-nav-operations">
+              <Dropdown trigger={['click']} menu={{ items: tabs.map((t) => ({ key: t.key, label: t.title })), selectable: true, selectedKeys: [activeKey], onClick: ({ key }) => pick(key) }}>
+                <button type="button" className="ant-tabs-nav-more" aria-label="更多标签页" title="更多标签页">
+                  <EllipsisOutlined />
+                </button>
+              </Dropdown>
+            </div>
+          )}
         </div>
       </Dropdown>
     </div>

@@ -96,6 +96,14 @@ test.describe('tabbed layout', () => {
     await expect(nav).toHaveClass(/tabs-more-right/);
     await expect(nav).not.toHaveClass(/tabs-more-left/);
     expect(await inView('首页')).toBe(true);
+    // 更多 lists every open tab; picking a hidden one opens it and scrolls it into view.
+    await nav.getByRole('button', { name: '更多标签页' }).click();
+    const more = page.locator('.ant-dropdown:visible .ant-dropdown-menu-item');
+    await expect(more).toHaveCount(entries.length + 1);
+    expect(await inView('听课任务要求')).toBe(false);
+    await more.filter({ hasText: '听课任务要求' }).click();
+    await expect(page).toHaveURL(/\/supervisor\/requireTask/);
+    await expect.poll(() => inView('听课任务要求')).toBe(true);
   });
 
   test('the home tab and the last tab cannot be closed', async ({ page }) => {
