@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { apiCalls, startTestServer, type TestServer } from '../helpers/server.js';
 import { tokenFor } from './lecture-fixture.js';
 
 /** 审核评估: the index tree, audit items and workgroups, and improvement tasks raised from an item's problem. */
 let s: TestServer;
 let admin = '';
-const call = async (method: 'get' | 'post' | 'put' | 'delete', path: string, body?: unknown, token = admin) => {
-  const url = `/jeecg-boot${path}`;
-  const r = method === 'get' ? await s.get(url, token) : method === 'delete' ? await s.del(url, token) : await s[method](url, body ?? {}, token);
-  return r.json() as { success: boolean; message: string; code: number; result: any };
-};
-const list = async (path: string, token = admin) => {
-  const r = await call('get', path, undefined, token);
-  expect(r.success, r.message).toBe(true);
-  return r.result.records as any[];
-};
+const { call, list } = apiCalls(() => s, () => admin);
 const indexByCode = async (code: string) => (await list(`/audit/index/list?code=${code}&pageSize=100`)).find((r) => r.code === code);
 
 beforeAll(async () => {

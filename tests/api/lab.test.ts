@@ -1,22 +1,13 @@
 import dayjs from 'dayjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { apiCalls, startTestServer, type TestServer } from '../helpers/server.js';
 
 /** 实验室管理: bookings (capacity, overlapping sections, who may change them, approval), orders priced on the server, date and week checks. */
 let s: TestServer;
 let admin = '';
 let teacher = '';
 let teacher2 = '';
-const call = async (method: 'get' | 'post' | 'put' | 'delete', path: string, body?: unknown, token = admin) => {
-  const url = `/jeecg-boot${path}`;
-  const r = method === 'get' ? await s.get(url, token) : method === 'delete' ? await s.del(url, token) : await s[method](url, body ?? {}, token);
-  return r.json() as { success: boolean; message: string; code: number; result: any };
-};
-const list = async (path: string, token = admin) => {
-  const r = await call('get', path, undefined, token);
-  expect(r.success, r.message).toBe(true);
-  return r.result.records as any[];
-};
+const { call, list } = apiCalls(() => s, () => admin);
 const day = (n: number) => dayjs().add(n, 'day').format('YYYY-MM-DD');
 let labId = '';
 

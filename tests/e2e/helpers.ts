@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 
 /** Shared e2e helpers (keep small and stable: other specs import them). */
 export const DEMO_PASSWORD = 'Observe#2026';
@@ -104,4 +104,16 @@ export async function rowAction(page: Page, row: Locator, label: string) {
   const inline = row.locator('.ant-space-item, a, button').getByText(label, { exact: true });
   if (await inline.count()) return inline.first().click();
   await fromHoverMenu(page, row.getByText('更多'), label);
+}
+
+/** Runs `fn` in a browser context of its own, signed in as `user`. */
+export async function asUser(browser: Browser, user: string, fn: (page: Page) => Promise<void>) {
+  const ctx = await browser.newContext();
+  try {
+    const page = await ctx.newPage();
+    await login(page, user);
+    await fn(page);
+  } finally {
+    await ctx.close();
+  }
 }

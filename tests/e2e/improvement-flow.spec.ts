@@ -1,5 +1,5 @@
-import { expect, request as pwRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { DEMO_PASSWORD, login, rowAction } from './helpers';
+import { expect, request as pwRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { asUser, DEMO_PASSWORD, login, rowAction } from './helpers';
 
 /**
  * The improvement walk-through in the browser, every step on the screens: the leader raises a task
@@ -38,17 +38,6 @@ async function reader(baseURL: string, username: string) {
       return res.result;
     },
   };
-}
-
-async function asUser(browser: Browser, user: string, fn: (page: Page) => Promise<void>) {
-  const ctx = await browser.newContext();
-  try {
-    const page = await ctx.newPage();
-    await login(page, user);
-    await fn(page);
-  } finally {
-    await ctx.close();
-  }
 }
 
 /** The action of the one row showing `rowText`. */

@@ -1,6 +1,6 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import dayjs from 'dayjs';
-import { login, rowAction } from './helpers';
+import { asUser, rowAction } from './helpers';
 
 /**
  * 实验室预约 in the browser: a teacher books a lab (sections that overlap another booking are refused
@@ -9,17 +9,6 @@ import { login, rowAction } from './helpers';
  */
 const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
 const field = (scope: ReturnType<Page['locator']>, label: string) => scope.locator('.ant-formily-item').filter({ hasText: label });
-
-async function asUser(browser: Browser, user: string, fn: (page: Page) => Promise<void>) {
-  const ctx = await browser.newContext();
-  try {
-    const page = await ctx.newPage();
-    await login(page, user);
-    await fn(page);
-  } finally {
-    await ctx.close();
-  }
-}
 
 test('实验室预约: a teacher books a lab, an overlap is refused, the manager approves it', async ({ browser }) => {
   // Seeded: 学科竞赛集训 in 软件工程实验室, sections 9–10, three days ahead (pending).

@@ -54,3 +54,29 @@ export async function startTestServer(over: Partial<AppConfig> & { listen?: bool
   };
   return ts;
 }
+
+export interface ApiAnswer {
+  success: boolean;
+  message: string;
+  code: number;
+  result: any; // each test reads its own shape
+}
+
+/**
+ * JSON calls under /jeecg-boot as one user by default (`token`), and `list` for a page of records that
+ * must succeed. Both are read when called: a test file starts its server and signs in in `beforeAll`.
+ */
+export function apiCalls(server: () => TestServer, token: () => string) {
+  const call = async (method: 'get' | 'post' | 'put' | 'delete', path: string, body?: unknown, as = token()): Promise<ApiAnswer> => {
+    const url = `/jeecg-boot${path}`;
+    const s = server();
+    const r = method === 'get' ? await s.get(url, as) : method === 'delete' ? await s.del(url, as) : await s[method](url, body ?? {}, as);
+    return r.json() as ApiAnswer;
+  };
+  const list = async (path: string, as = token()) => {
+    const r = await call('get', path, undefined, as);
+    if (!r.success) throw new Error(`${path}: ${r.message}`);
+    return r.result.records as any[];
+  };
+  return { call, list };
+}
