@@ -27,7 +27,7 @@ const indexById = (db: DB, id: string) =>
   db.selectFrom('audit_index').select(['id', 'parent_id', 'level', 'code', 'name', 'scheme_type']).where('id', '=', id).executeTakeFirst() as Promise<IndexRow | undefined>;
 
 export function registerAuditHooks() {
-  defineEntityHooks('audit_index', treeHooks({ table: 'audit_index', parent: 'parent_id', hasChild: 'has_child', root: ROOT, childrenLeft: '该指标下还有下级指标，请先删除下级指标' }), 'tree');
+  defineEntityHooks('audit_index', treeHooks('该指标下还有下级指标，请先删除下级指标'), 'tree');
   defineEntityHooks('audit_index', {
     async beforeSave(h, row, mode, old) {
       const pid = str(mode === 'edit' ? old!.parentId : row.parentId) || ROOT;

@@ -151,7 +151,7 @@ export async function registerDictRoutes(api: FastifyInstance, ctx: ServerContex
   const user = { config: { auth: 'user' } };
 
   // The category tree keeps has_child in step with its children.
-  defineEntityHooks('sys_category', treeHooks({ table: 'sys_category', parent: 'pid', hasChild: 'has_child', root: '0', childrenLeft: '该分类下还有子节点，请先删除子节点' }), 'dict-routes');
+  defineEntityHooks('sys_category', treeHooks('该分类下还有子节点，请先删除子节点'), 'dict-routes');
 
   api.get('/sys/dict/getDictItems/:dictCode', user, async (req) => {
     const parsed = parseDictCode(ctx, (req.params as { dictCode: string }).dictCode);

@@ -111,6 +111,11 @@ describe('category tree', () => {
     expect(names.result.sort()).toEqual(['工学', '理学']);
     expect(await get('sys/category/loadOne?field=name;drop&val=x')).toMatchObject({ success: false });
     expect(await get('sys/category/loadTreeRoot?pcode=NOPE')).toMatchObject({ success: false, message: '分类编码“NOPE”不存在' });
+    // A node with children stays; once its last child goes, it is a leaf again.
+    expect((await s.del(`sys/category/delete?id=${root.id}`, admin)).json()).toMatchObject({ success: false, message: '该分类下还有子节点，请先删除子节点' });
+    for (const k of kids.result as Array<{ key: string }>) expect((await s.del(`sys/category/delete?id=${k.key}`, admin)).json().success).toBe(true);
+    const after = (await get('sys/category/loadTreeRoot?async=true&pcode=0')).result.find((n: { code: string }) => n.code === 'C_SUBJ');
+    expect(after).toMatchObject({ key: root.id, isLeaf: true });
   });
 });
 
