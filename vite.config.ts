@@ -1,4 +1,4 @@
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, minifySync, transformWithOxc, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -68,6 +68,28 @@ export function antdStaticStyles(): Plugin {
   };
 }
 
+/**
+ * src/session/early-requests.ts as an inline script at the very top of index.html's head: it runs while
+ * the page is parsed, before the stylesheets (a pending stylesheet holds back any script after it) and
+ * long before the entry's module graph has been downloaded and compiled. The server allows it by its
+ * hash (server/app.ts).
+ */
+export async function earlyRequestsScript(base = apiBase): Promise<string> {
+  const file = dir('./src/session/early-requests.ts');
+  const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file, { lang: 'ts' });
+  return minifySync(file.replace(/\.ts$/, '.js'), code.replaceAll('__API_BASE__', JSON.stringify(base))).code.trim();
+}
+
+function earlyRequests(): Plugin {
+  return {
+    name: 'early-requests',
+    transformIndexHtml: {
+      order: 'post',
+      handler: async () => [{ tag: 'script', children: await earlyRequestsScript(), injectTo: 'head-prepend' }],
+    },
+  };
+}
+
 /** The favicon (a 214-byte SVG) as a data URL in index.html: one request fewer on every visit. */
 function inlineFavicon(): Plugin {
   const href = '/src/assets/logo.svg';
@@ -90,7 +112,7 @@ const reactRouterProduction = [
 ];
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), antdStaticStyles(), inlineFavicon()],
+  plugins: [react(), antdStaticStyles(), earlyRequests(), inlineFavicon()],
   resolve: { alias: [...(mode === 'production' ? reactRouterProduction : []), ...Object.entries(alias).map(([find, replacement]) => ({ find, replacement }))] },
   define: { __API_BASE__: JSON.stringify(apiBase) },
   server: {
@@ -111,7 +133,7 @@ export default defineConfig(({ mode }) => ({
             // first request), the modules they share, and the small modules the main layout shares with them (the lazy
             // overlays, the scroll-edge check): ListPage is also imported by the lazy online page, which would split it off,
             // and a shared module alone would be a request of its own.
-            { name: 'renderer', test: /[\\/](src[\\/]components[\\/]LazyOverlay\.tsx|renderer[\\/](warm|listRequest|listQuery|scope|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/](useStableCallback|hiddenBeyond)\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
+            { name: 'renderer', test: /[\\/](src[\\/]components[\\/]LazyOverlay\.tsx|renderer[\\/](warm|listRequest|listQuery|scope|urls|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/](useStableCallback|hiddenBeyond)\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
             // React with the entry's other small libraries (dayjs, jotai's React bindings): one request fewer.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|dayjs|jotai)[\\/]/, priority: 40 },
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.

@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Checkbox, Col, Drawer, Dropdown, Form, Input,
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { http, type Envelope } from '@/http/client';
-import { firstList, firstListDone } from '@/session/prefetch';
+import { firstList, firstListDone, knownFirstList } from '@/session/prefetch';
 import { getWidget, preloadWidget } from '@widgets/registry';
 import { condition } from './expr';
 import { filterActions } from './permissions';
@@ -11,7 +11,7 @@ import { urlsOf, useSessionScope } from './scope';
 import { dictText, useDicts, type DictOption } from './dict';
 import type { ActionSchema, ColumnSchema, PageSchema, QueryFieldSchema } from './types';
 import { ListQueryContext } from './listQuery';
-import { queryParams } from './listRequest';
+import { firstListOf, queryParams } from './listRequest';
 import { LazyDropdown, LazyPopconfirm, LazyTooltip } from '@/components/LazyOverlay';
 import { useStableCallback } from '@/components/useStableCallback';
 import './cells';
@@ -24,6 +24,9 @@ const ImportModal = lazy(() => import('./ImportModal'));
 
 type Row = Record<string, unknown>;
 type ListResult = { records: Row[]; total: number | string } | Row[];
+/** A list answer's rows and total (a plain array answers both). */
+const listAnswer = (res: ListResult | undefined) =>
+  Array.isArray(res) ? { records: res, count: res.length } : { records: res?.records ?? [], count: Number(res?.total ?? 0) };
 export type FormMode = 'add' | 'edit' | 'detail';
 
 const DEFAULT_ELLIPSIS = 25;
@@ -199,12 +202,28 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   const dicts = useDicts(dictCodes);
   const pageSizes = schema.pageSizes ?? [10, 20, 30];
 
-  const [rows, setRows] = useState<Row[]>([]);
-  const [total, setTotal] = useState(0);
+  // tree-list: rows with children get an empty `children` list (the expand icon); children load on expand.
+  const tree = useMemo(() => {
+    if (schema.kind !== 'tree-list') return undefined;
+    const hasChild = schema.tree?.hasChildField ?? 'hasChild';
+    const mark = (r: Row): Row => (r[hasChild] === '1' || r[hasChild] === true || r[hasChild] === 1 ? { ...r, children: [] } : r);
+    return { mark, parentField: schema.tree?.parentField ?? 'pid', root: schema.tree?.root ?? '0', url: urls.children ?? urls.list };
+  }, [schema, urls]);
+  const { search: urlSearch } = useLocation();
+  // The first page's answer when it is already known (it came with the route answer of a direct visit,
+  // src/session/early-requests.ts): its rows are drawn in the page's first render. Not with a `header`
+  // widget, whose code the rows wait for.
+  const [known] = useState(() => {
+    const req = schema.header ? undefined : firstListOf(schema, urlSearch);
+    const r = req && (knownFirstList(pageId, urlSearch, req.url, req.params) as Envelope<ListResult> | undefined);
+    return r?.success ? listAnswer(r.result) : undefined;
+  });
+  const [rows, setRows] = useState<Row[]>(() => (known && tree ? known.records.map(tree.mark) : (known?.records ?? [])));
+  const [total, setTotal] = useState(known?.count ?? 0);
   const [loading, setLoading] = useState(false);
   const [current, setCurrent] = useState(1);
   // `?pageSize=N` in the page's URL opens it at N rows when N is one of the schema's page sizes.
-  const urlSize = Number(new URLSearchParams(useLocation().search).get('pageSize'));
+  const urlSize = Number(new URLSearchParams(urlSearch).get('pageSize'));
   const [pageSize, setPageSize] = useState(pageSizes.includes(urlSize) ? urlSize : (schema.pageSize ?? pageSizes[0] ?? 10));
   const [sort, setSort] = useState<{ column?: string; order?: 'asc' | 'desc' }>(schema.defaultSort ?? { column: 'createTime', order: 'desc' });
   const [query, setQuery] = useState<Record<string, unknown>>(() =>
@@ -218,13 +237,6 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   const [panel, setPanel] = useState<{ action: ActionSchema; record?: Row } | null>(null);
   const seq = useRef(0);
 
-  // tree-list: rows with children get an empty `children` list (the expand icon); children load on expand.
-  const tree = useMemo(() => {
-    if (schema.kind !== 'tree-list') return undefined;
-    const hasChild = schema.tree?.hasChildField ?? 'hasChild';
-    const mark = (r: Row): Row => (r[hasChild] === '1' || r[hasChild] === true || r[hasChild] === 1 ? { ...r, children: [] } : r);
-    return { mark, parentField: schema.tree?.parentField ?? 'pid', root: schema.tree?.root ?? '0', url: urls.children ?? urls.list };
-  }, [schema, urls]);
   const expand = useCallback(
     async (open: boolean, record: Row) => {
       if (!open || !tree?.url || (Array.isArray(record.children) && record.children.length)) return;
@@ -242,7 +254,6 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   );
 
   // `urlParams`: these parameters of the page URL go with every list call (a report's drill-down link).
-  const { search: urlSearch } = useLocation();
   const fromUrl = useMemo(() => {
     const sp = new URLSearchParams(urlSearch);
     return Object.fromEntries((schema.urlParams ?? []).flatMap((k) => (sp.get(k) ? [[k, sp.get(k)]] : [])));
@@ -276,7 +287,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   // `header` widgets start after the first list request has answered: the rows come first. Their code
   // downloads meanwhile, and the rows wait for it: header and rows appear together, so the rows never
   // move under the user's pointer when the header arrives.
-  const [listed, setListed] = useState(false);
+  const [listed, setListed] = useState(!!known);
   const [headerCode] = useState(() => (schema.header ? preloadWidget(schema.header.widget) : undefined));
   const listParams = useMemo(() => ({ ...fromUrl, ...query }), [fromUrl, query]);
 
@@ -291,12 +302,13 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
       message.error('请设置url.list属性!');
       return;
     }
+    const p = listQuery();
+    const early = !firstUsed.current && first?.key === JSON.stringify(p) ? first.p : undefined;
+    firstUsed.current = true;
+    if (early && known) return; // drawn in the first render
     const mine = ++seq.current;
     setLoading(true);
     try {
-      const p = listQuery();
-      const early = !firstUsed.current && first?.key === JSON.stringify(p) ? first.p : undefined;
-      firstUsed.current = true;
       const r = await (early ?? http.get<ListResult>(urls.list, p));
       await headerCode;
       if (mine !== seq.current) return;
@@ -304,9 +316,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
         message.warning(r.message);
         return;
       }
-      const res = r.result;
-      const records = Array.isArray(res) ? res : (res?.records ?? []);
-      const count = Array.isArray(res) ? res.length : Number(res?.total ?? 0);
+      const { records, count } = listAnswer(r.result);
       // The page no longer exists (e.g. after a delete emptied it): step back.
       if (!records.length && count > 0 && current > 1) {
         setCurrent(Math.max(1, Math.ceil(count / pageSize)));
@@ -320,7 +330,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
       if (mine === seq.current) setLoading(false);
       setListed(true);
     }
-  }, [schema, urls, listQuery, first, headerCode, pageSize, current, message, tree]);
+  }, [schema, urls, listQuery, first, known, headerCode, pageSize, current, message, tree]);
 
   useEffect(() => {
     void load();

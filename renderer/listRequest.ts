@@ -1,5 +1,5 @@
 import type { Dayjs } from 'dayjs';
-import { urlsOf } from './scope';
+import { urlsOf } from './urls';
 import type { PageSchema, QueryFieldSchema } from './types';
 
 /*
@@ -45,6 +45,19 @@ export function firstListRequest(schema: PageSchema, search: string): { url: str
   const base: Record<string, unknown> = { ...fromUrl, ...query, column: sort.column, order: sort.order, field: ['id', '', ...(schema.columns ?? []).map((c) => c.dataIndex)].join(',') };
   if (schema.kind === 'tree-list' && Object.keys(query).length === 0) base[schema.tree?.parentField ?? 'pid'] = schema.tree?.root ?? '0';
   return { url, params: Object.fromEntries(Object.entries<unknown>({ ...base, pageNo: 1, pageSize }).filter(([, v]) => v !== undefined && v !== '')) };
+}
+
+const LIST_KINDS = ['list', 'master-detail', 'tree-list'];
+
+/**
+ * The first list request of the page `schema` describes, opened at URL `search`, when it is a list
+ * page of the renderer's (not an online form's list, not a page of static rows). The page warmer
+ * (renderer/warm.ts) starts it before the page renders; the server runs it with the page's route
+ * (GET /schema/route, server/pages/index.ts), so a first visit has its rows with its schema.
+ */
+export function firstListOf(schema: PageSchema, search: string): { url: string; params: Record<string, unknown> } | undefined {
+  if (schema.online || !LIST_KINDS.includes(schema.kind)) return undefined;
+  return firstListRequest(schema, search);
 }
 
 const isRange = (f: QueryFieldSchema) => f.widget === 'DateRange' || f.widget === 'DateTimeRange' || f.widget === 'NumberRange';

@@ -3,8 +3,9 @@ import { useAtomValue } from 'jotai';
 import dayjs from 'dayjs';
 import { allAuthAtom, authAtom, dictAtom, userInfoAtom } from '@/session/store';
 import type { PermissionInput } from './permissions';
-import type { PageSchema, ApiBinding } from './types';
 import type { Scope } from './expr';
+
+export { urlsOf } from './urls';
 
 /** The session part of the expression scope ($user, $perms, $dict, $now) and the permission input. */
 export function useSessionScope(): { scope: Scope; perms: PermissionInput } {
@@ -26,20 +27,3 @@ export function useSessionScope(): { scope: Scope; perms: PermissionInput } {
   );
 }
 
-/** The page's urls: explicit `api` entries win over those derived from `resource`. */
-export function urlsOf(s: PageSchema): ApiBinding {
-  const r = s.resource;
-  const derived: ApiBinding = r
-    ? {
-        list: `${r}/list`,
-        add: `${r}/add`,
-        edit: `${r}/edit`,
-        delete: `${r}/delete`,
-        deleteBatch: `${r}/deleteBatch`,
-        queryById: `${r}/queryById`,
-        exportXls: `${r}/exportXls`,
-        importExcel: `${r}/importExcel`,
-      }
-    : {};
-  return { ...derived, ...s.api };
-}

@@ -1,16 +1,14 @@
 import { http } from '@/http/client';
 import { peekSchemaGuess, putListGuess, quietGet } from '@/session/prefetch';
 import { fetchPageSchema, hasPageSchema } from './loader';
-import { firstListRequest } from './listRequest';
+import { firstListOf } from './listRequest';
 import type { PageSchema } from './types';
-
-const LIST_KINDS = ['list', 'master-detail', 'tree-list'];
 
 /**
  * In the renderer chunk (loaded at boot with the main layout, no antd beyond theirs): it starts
  * what page `pageId` at URL `search` will ask for, before it renders (src/session/prefetch.ts):
  * its schema, then — for a list page — its first list request.
- * `guess`: at boot, from the previous menu — only the schema request already started at boot is
+ * `guess`: at boot, from the route answer — only the schema request already started at boot is
  * used, and the list request is quiet; otherwise (the menu routes the path here) normal requests.
  */
 export function warmPage(pageId: string, search: string, guess: boolean) {
@@ -18,8 +16,7 @@ export function warmPage(pageId: string, search: string, guess: boolean) {
     ? peekSchemaGuess(pageId)?.then((r) => (r?.success ? (r.result as PageSchema) : undefined))
     : hasPageSchema(pageId).then((has) => (has ? fetchPageSchema(pageId).catch(() => undefined) : undefined));
   void schema?.then((s) => {
-    if (!s || s.online || !LIST_KINDS.includes(s.kind)) return;
-    const req = firstListRequest(s, search);
+    const req = s && firstListOf(s, search);
     if (req) putListGuess(pageId, search, req.url, req.params, () => (guess ? quietGet(req.url, req.params) : http.get(req.url, req.params)));
   });
 }

@@ -5,7 +5,7 @@ import websocket from '@fastify/websocket';
 import fastifyStatic from '@fastify/static';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ServerContext } from './context.js';
 import { BizError, fail } from './http/envelope.js';
 import { isDatabaseUnavailable } from './db/index.js';
@@ -15,6 +15,15 @@ import { registerModules } from './modules.js';
 export const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
   "font-src 'self' data:; connect-src 'self' ws: wss:; frame-src 'self' http: https:; object-src 'none'; base-uri 'self'; form-action 'self'";
+
+/**
+ * The CSP of an index page: its inline scripts (src/session/early-requests.ts, inlined by the build)
+ * are allowed by their SHA-256 hashes, nothing else inline.
+ */
+export function indexCsp(html: string): string {
+  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+  return hashes.length ? CSP.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`) : CSP;
+}
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -78,12 +87,10 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean } = 
   const dist = resolve(ctx.cfg.staticDir);
   const hasSpa = existsSync(resolve(dist, 'index.html'));
   // Every client-side route answers with the SPA's index page, under the CSP.
-  const sendIndex = (reply: FastifyReply) =>
-    reply
-      .header('Content-Security-Policy', CSP)
-      .header('Cache-Control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(readFileSync(resolve(dist, 'index.html')));
+  const sendIndex = (reply: FastifyReply) => {
+    const html = readFileSync(resolve(dist, 'index.html'), 'utf8');
+    return reply.header('Content-Security-Policy', indexCsp(html)).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  };
   if (hasSpa) {
     await app.register(async (spa) => {
       spa.addHook('onRoute', (r) => {

@@ -5,6 +5,8 @@ import type { ServerContext } from '../context.js';
 import { SCHEMAS_DIR, checkAgainst, listJson, type SchemaProblem } from '../crud/entities.js';
 import { BizError, ok } from '../http/envelope.js';
 import { routedComponent } from '../sys/permission-tree.js';
+import { firstListOf } from '../../renderer/listRequest.js';
+import type { PageSchema } from '../../renderer/types.js';
 
 /**
  * Page schemas (schemas/pages/<id>.json) served to the renderer. Files are read on demand and
@@ -91,14 +93,28 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
   };
   api.get('/schema/page/*', { config: { auth: 'user' } }, async (req) => ok(schemaOf((req.params as { '*': string })['*'])));
 
-  // Where a path leads for this user (their menu's component there) and that page's schema, if it is
-  // a schema page: lets a first visit start the page's requests alongside the menu (src/session/prefetch.ts).
+  // Where a path leads for this user (their menu's component there), that page's schema if it is a
+  // schema page, and — for a list page opened at URL `search` — the answer to its first list request,
+  // run here with the caller's own headers (same guard, permissions and data scope as when the page
+  // asks itself). A first visit (src/session/early.ts) then has its rows with its schema, one round
+  // trip after the HTML, instead of after the entry, the menu and the renderer have loaded.
   api.get('/schema/route', { config: { auth: 'user' } }, async (req) => {
-    const path = (req.query as { path?: unknown }).path;
+    const { path, search } = req.query as { path?: unknown; search?: unknown };
     if (typeof path !== 'string' || !path.startsWith('/') || path.length > 255) throw new BizError('路径参数有误', 400);
+    if (search !== undefined && (typeof search !== 'string' || search.length > 2000)) throw new BizError('查询参数有误', 400);
     const component = await routedComponent(ctx, req.user!, path);
     if (!component) throw new BizError(`菜单中没有该路径：${path}`, 404);
     const page = loadPage(component, ctx);
-    return ok({ component, schema: page ? schemaOf(component, page) : null });
+    const schema = page ? schemaOf(component, page) : null;
+    const first = schema && typeof search === 'string' ? firstListOf(schema as unknown as PageSchema, search) : undefined;
+    if (!first) return ok({ component, schema });
+    const query = new URLSearchParams(Object.entries(first.params).map(([k, v]) => [k, String(v)]));
+    const headers = Object.fromEntries(FORWARDED.flatMap((h) => (typeof req.headers[h] === 'string' ? [[h, req.headers[h]]] : [])));
+    const answer = await req.server.inject({ method: 'GET', url: `${ctx.cfg.apiBase}${first.url}?${query}`, headers, remoteAddress: req.ip });
+    const envelope = answer.statusCode === 200 ? (answer.json() as { success?: boolean }) : undefined;
+    return ok({ component, schema, ...(envelope?.success ? { list: { url: first.url, params: first.params, answer: envelope } } : {}) });
   });
 }
+
+/** The request headers a page's own list request would carry (src/http/client.ts). */
+const FORWARDED = ['x-access-token', 'tenant-id', 'x-low-app-id'];

@@ -1,8 +1,8 @@
 import { startTransition } from 'react';
 import { getDefaultStore } from 'jotai';
-import { http } from '@/http/client';
+import { http, type Envelope } from '@/http/client';
 import { prefetchRoutes } from '@/router/menu';
-import { clearPrefetch, onMenu, warmPage } from '@/session/prefetch';
+import { clearPrefetch, onMenu, takeEarly, warmPage } from '@/session/prefetch';
 import {
   allAuthAtom, authAtom, dictAtom, menuAtom, tenantAtom, tokenAtom, userInfoAtom,
   type AuthEntry, type DictItems, type MenuNode, type UserInfo,
@@ -100,7 +100,9 @@ export function prefetchPermissions() {
 }
 
 async function fetchPermissions(): Promise<MenuNode[]> {
-  const res = await http.get<PermissionResult>('/sys/permission/getUserPermissionByToken');
+  // The menu asked for while the page loaded (src/session/early-requests.ts), when it came back; else asked now.
+  const early = (await takeEarly('permissions')) as Envelope<PermissionResult> | undefined;
+  const res = early?.success ? early : await http.get<PermissionResult>('/sys/permission/getUserPermissionByToken');
   if (!res.success) throw new Error(res.message || '请求失败');
   const menu = res.result?.menu;
   if (!Array.isArray(menu)) throw new Error('permissions must be a non-null array');

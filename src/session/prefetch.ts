@@ -1,64 +1,46 @@
 import { getDefaultStore } from 'jotai';
 import { axiosInstance, type Envelope } from '@/http/client';
 import { normalPath } from '@/router/menu';
-import { userInfoAtom } from '@/session/store';
+import { tokenAtom } from '@/session/store';
 
 /**
  * Early page requests. Opening a screen directly (a reload, a link) would otherwise wait for
  * entry → menu → layout render → page-schema request → page render → first list request. Instead:
  * - as soon as the menu arrives, the page's schema request starts (before the layout renders), and
  *   the first list request as soon as the schema is there (renderer/warm.ts);
- * - at boot, the same requests start in parallel with the menu, as "guesses", for the page this
- *   user's previous menu (kept in localStorage) routed the path to, or else the page the server says
- *   the path leads to (GET /schema/route): quiet (no error UI; an HTTP failure resolves to undefined
- *   and the page asks again the normal way), dropped when the menu routes the path elsewhere.
+ * - at boot, the same requests start in parallel with the menu, as "guesses", for the page the server
+ *   says the path leads to (GET /schema/route, asked by src/session/early-requests.ts while the page
+ *   loaded; its answer carries the schema and a list page's first rows): quiet (no error UI; an HTTP
+ *   failure resolves to undefined and the page asks again the normal way), dropped when the menu
+ *   routes the path elsewhere.
  * A page uses an early request only when it is exactly the request it would have made (same page,
  * URL search, url and parameters), within GUESS_TTL_MS, until it commits. The server checks permissions anyway.
  */
-const KEY = 'ROUTE_PREFETCH';
 /** An early request older than this is not used (it was meant for the page being opened). */
 export const GUESS_TTL_MS = 15_000;
-
-interface Stored {
-  user: string;
-  /** Menu path → page id (the menu's component). */
-  routes: Record<string, string>;
-}
 
 interface Early {
   at: number;
   key: string;
   p: Promise<Envelope | undefined>;
+  /** The answer, when it was known on registering (a list answer that came with the route answer). */
+  value?: Envelope;
 }
 
 const schemas = new Map<string, Early>();
 const lists = new Map<string, Early>();
 /** List requests a page has already asked for (an early one arriving later is not started). */
 const listed = new Set<string>();
-/** The boot-time guess: the path opened and the page it is believed to lead to (unknown while the server is asked). */
+/** The boot-time guess: the path opened and the page the server says it leads to (unknown while it is asked). */
 interface Boot {
   path: string;
   pageId?: string;
-  /** GET /schema/route in flight (the page was unknown at boot). */
-  route?: Promise<Envelope | undefined>;
+  /** The page URL's search. */
+  search: string;
+  /** GET /schema/route. */
+  route: Promise<Envelope | undefined>;
 }
 let boot: Boot | undefined;
-
-/** The identity the stored map belongs to: the signed-in user's id, else name. */
-function currentUser(): string | undefined {
-  const info = getDefaultStore().get(userInfoAtom);
-  return info?.id || info?.username || undefined;
-}
-
-function readRoutes(user: string): Record<string, string> {
-  try {
-    const v = JSON.parse(localStorage.getItem(KEY) ?? 'null') as Stored | null;
-    if (v && v.user === user && v.routes && typeof v.routes === 'object') return v.routes;
-  } catch {
-    /* unreadable: nothing to guess from */
-  }
-  return {};
-}
 
 const listKey = (pageId: string, search: string) => `${pageId}?${search.replace(/^\?/, '')}`;
 export const requestKey = (url: string, params: Record<string, unknown>) => `${url} ${JSON.stringify(params)}`;
@@ -81,10 +63,42 @@ export function quietGet(url: string, params?: Record<string, unknown>): Promise
     .then((r) => (r.status === 200 && r.data && typeof r.data === 'object' ? r.data : undefined), () => undefined);
 }
 
-/** GET /schema/route's answer: the page a path leads to, with its schema. */
+/** GET /schema/route's answer: the page a path leads to, with its schema and, for a list page, its first list request's answer. */
 interface RouteAnswer {
   component?: string;
   schema?: unknown;
+  list?: { url: string; params: Record<string, unknown>; answer: Envelope };
+}
+
+/** What src/session/early-requests.ts (inline in index.html) asked for before the entry loaded. */
+interface EarlyRequests {
+  path: string;
+  search: string;
+  token: string;
+  permissions?: Promise<Envelope | undefined>;
+  route?: Promise<Envelope | undefined>;
+}
+
+/**
+ * An answer src/session/early-requests.ts asked for while the page loaded (consumed once): the menu,
+ * or where the path leads. Undefined when it did not ask, or asked for another session or page. The
+ * promise resolves to undefined on anything but HTTP 200 (the caller then asks the usual way).
+ */
+export function takeEarly(name: 'permissions' | 'route'): Promise<Envelope | undefined> | undefined {
+  const early = (window as { __early?: EarlyRequests }).__early;
+  const p = early?.[name];
+  if (!early || !p) return undefined;
+  early[name] = undefined;
+  const same = early.token === getDefaultStore().get(tokenAtom) && early.path === normalPath(window.location.pathname) && early.search === window.location.search;
+  return same ? p : undefined;
+}
+
+/** Registers what a route answer leading to `pageId` carries: the page's schema and its first list request's answer. */
+function adoptRoute(r: Envelope | undefined, pageId: string, search: string): Envelope | undefined {
+  const schema = routeSchema(r, pageId);
+  const list = schema && (r!.result as RouteAnswer).list;
+  if (list) putListGuess(pageId, search, list.url, list.params, () => Promise.resolve(list.answer), list.answer);
+  return schema;
 }
 
 /** The schema envelope inside a /schema/route answer, when it leads to `pageId`. */
@@ -94,29 +108,20 @@ function routeSchema(r: Envelope | undefined, pageId: string): Envelope | undefi
 }
 
 /**
- * At boot, signed in, on `path` (URL `search`): when this user's previous menu routed `path` to a
- * page, starts that page's early requests (quiet guesses) at once; otherwise (a first visit on this
- * browser, or a path new to the menu) asks the server which page the path leads to for this user
- * (GET /schema/route, with the page's schema) and starts them as soon as it answers — unless the menu
- * has answered first, which then starts them itself. Resolves to the page guessed, if any.
+ * At boot, signed in, on `path` (URL `search`): where the path leads for this user (GET /schema/route,
+ * the answer src/session/early-requests.ts asked for while the page loaded, else asked now), and
+ * that page's early requests as soon as it answers — its schema and first rows come with the answer —
+ * unless the menu has answered first, which then takes them over. Resolves to the page guessed, if any.
  */
 export function startBootPrefetch(path: string, search: string): Promise<string | undefined> {
-  const user = currentUser();
-  if (!user) return Promise.resolve(undefined);
   const at = normalPath(path);
-  const known = readRoutes(user)[at];
-  const ask: Boot = { path: at, pageId: known };
+  const ask: Boot = { path: at, search, route: takeEarly('route') ?? quietGet('/schema/route', { path: at, search }) };
   boot = ask;
-  if (known) {
-    startSchema(known);
-    warmPage(known, search, true);
-    return Promise.resolve(known);
-  }
-  ask.route = quietGet('/schema/route', { path: at });
   return ask.route.then((r) => {
     const pageId = r?.success ? (r.result as RouteAnswer | null)?.component : undefined;
-    const schema = pageId ? routeSchema(r, pageId) : undefined;
-    if (boot !== ask || !pageId || !schema) return undefined;
+    if (boot !== ask || !pageId) return undefined;
+    const schema = adoptRoute(r, pageId, search);
+    if (!schema) return undefined;
     ask.pageId = pageId;
     startSchema(pageId, Promise.resolve(schema));
     warmPage(pageId, search, true);
@@ -126,26 +131,19 @@ export function startBootPrefetch(path: string, search: string): Promise<string 
 
 /**
  * The menu arrived (path → page id): drops the boot guesses when it routes the boot path elsewhere,
- * remembers the map for the next boot, and returns the page id it routes `path` to.
+ * and returns the page id it routes `path` to.
  */
 export function onMenu(routes: Record<string, string>, path: string): string | undefined {
   const at = normalPath(path);
   const pageId = routes[at];
-  // The menu answered before the boot's route question: its answer carries this page's schema when it
-  // leads the path to the same page (else the schema is asked for on its own).
-  const route = boot?.route && !boot.pageId && boot.path === at ? boot.route : undefined;
+  // The menu answered before the boot's route question: its answer carries this page's schema (and
+  // first rows) when it leads the path to the same page (else the schema is asked for on its own).
+  const pending = boot && !boot.pageId && boot.path === at ? boot : undefined;
   if (boot && routes[boot.path] !== boot.pageId) dropEarly();
   boot = undefined;
   // The page's schema request goes out now, without waiting for the warmer's chunk (which takes it over).
   if (pageId && !fresh(schemas.get(pageId)))
-    startSchema(pageId, route?.then((r) => routeSchema(r, pageId) ?? quietGet(`/schema/page/${pageId}`)));
-  const user = currentUser();
-  if (user)
-    try {
-      localStorage.setItem(KEY, JSON.stringify({ user, routes } satisfies Stored));
-    } catch {
-      /* storage full or denied: no guess next time */
-    }
+    startSchema(pageId, pending?.route.then((r) => adoptRoute(r, pageId, pending.search) ?? quietGet(`/schema/page/${pageId}`)));
   return pageId;
 }
 
@@ -163,12 +161,21 @@ export function takeSchemaGuess(pageId: string): Promise<Envelope | undefined> |
 }
 
 /** Registers an early first-list request of `pageId` at `search`, unless the page has already asked or one is there. */
-export function putListGuess(pageId: string, search: string, url: string, params: Record<string, unknown>, start: () => Promise<Envelope | undefined>): boolean {
+export function putListGuess(pageId: string, search: string, url: string, params: Record<string, unknown>, start: () => Promise<Envelope | undefined>, value?: Envelope): boolean {
   const k = listKey(pageId, search);
   const key = requestKey(url, params);
   if (listed.has(k) || sameList(k, key)) return false;
-  lists.set(k, { at: Date.now(), key, p: start() });
+  lists.set(k, { at: Date.now(), key, p: start(), value });
   return true;
+}
+
+/**
+ * The answer to a list page's first request when it is already at hand (it came with the route
+ * answer, src/session/early-requests.ts) and is exactly this request: the page draws its rows in its
+ * first render. Not consumed (firstList takes the request as usual).
+ */
+export function knownFirstList(pageId: string, search: string, url: string, params: Record<string, unknown>): Envelope | undefined {
+  return sameList(listKey(pageId, search), requestKey(url, params))?.value;
 }
 
 /**
@@ -211,9 +218,4 @@ export function clearPrefetch() {
   dropEarly();
   listed.clear();
   boot = undefined;
-  try {
-    localStorage.removeItem(KEY);
-  } catch {
-    /* nothing stored */
-  }
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { API, startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -28,6 +29,7 @@ describe('foundation', () => {
 });
 
 describe('serving the built front end', () => {
+  const INLINE = 'window.__early = 1;';
   let web: TestServer;
   beforeAll(async () => {
     const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
@@ -35,7 +37,7 @@ describe('serving the built front end', () => {
     const { tmpdir } = await import('node:os');
     const dist = mkdtempSync(join(tmpdir(), 'dist-'));
     mkdirSync(join(dist, 'assets'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(join(dist, 'index.html'), `<!doctype html><head><script>${INLINE}</script></head><div id="root"></div>`);
     writeFileSync(join(dist, 'assets', 'app.js'), 'console.log(1)');
     web = await startTestServer({ staticDir: dist });
   });
@@ -49,6 +51,9 @@ describe('serving the built front end', () => {
       expect(r.body).toContain('<div id="root">');
       expect(String(r.headers['content-security-policy'])).toContain("script-src 'self'");
       expect(String(r.headers['content-security-policy'])).not.toContain('unsafe-eval');
+      // The page's one inline script (the build's early requests) is allowed by its hash, nothing else inline.
+      expect(String(r.headers['content-security-policy'])).toContain(`script-src 'self' 'sha256-${createHash('sha256').update(INLINE).digest('base64')}';`);
+      expect(String(r.headers['content-security-policy'])).not.toMatch(/script-src[^;]*unsafe-inline/);
     }
     const js = await web.get('/assets/app.js');
     expect(js.statusCode).toBe(200);

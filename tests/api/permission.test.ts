@@ -206,5 +206,31 @@ describe('GET /schema/route (where a path leads, for the early requests of a fir
     expect(await route('/no/such/page')).toMatchObject({ success: false, code: 404 });
     expect(await route('system/user')).toMatchObject({ success: false, code: 400, message: '路径参数有误' });
     expect((await s.get('schema/route', await s.login('admin'))).json()).toMatchObject({ success: false, code: 400 });
+    expect((await s.get(`schema/route?path=%2Fsupervisor%2Fterm&search=${'x'.repeat(2001)}`, await s.login('admin'))).json()).toMatchObject({ success: false, code: 400, message: '查询参数有误' });
+  });
+
+  it('with the page URL’s search, a list page’s answer carries its first list request, answered as the page would be (data scope included)', async () => {
+    const withRows = async (user: string, search: string) =>
+      (await s.get(`schema/route?path=%2Fsupervisor%2FlectureRecord&search=${encodeURIComponent(search)}`, await s.login(user))).json();
+    for (const user of ['admin', 'teacher']) {
+      const b = await withRows(user, '?pageSize=20');
+      expect(b.result.component).toBe('supervisor/LectureRecordList');
+      const { url, params, answer } = b.result.list;
+      expect(url).toBe('/supervisor/lectureRecord/list');
+      expect(params).toMatchObject({ pageNo: 1, pageSize: 20, column: expect.any(String), order: expect.any(String), field: expect.stringContaining('recordNo') });
+      // The same request made by the user themselves gets the same answer.
+      const own = (await s.get(`${url.replace(/^\//, '')}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`, await s.login(user))).json();
+      expect(own.success).toBe(true);
+      expect(answer.result.total).toBe(own.result.total);
+      expect(answer.result.records.map((r: { id: string }) => r.id)).toEqual(own.result.records.map((r: { id: string }) => r.id));
+    }
+    // The teacher's rows are their own records only (the list's data scope), fewer than the admin's.
+    const admin = (await withRows('admin', '')).result.list.answer.result;
+    const teacher = (await withRows('teacher', '')).result.list.answer.result;
+    expect(teacher.total).toBeGreaterThan(0);
+    expect(teacher.total).toBeLessThan(admin.total);
+    // Without `search`, or for a page that is not a list, no rows.
+    expect((await route('/supervisor/lectureRecord')).result.list).toBeUndefined();
+    expect((await s.get('schema/route?path=%2Fmonitor%2FSystemInfo&search=', await s.login('admin'))).json().result).toEqual({ component: 'modules/monitor/SystemInfo', schema: null });
   });
 });

@@ -119,6 +119,33 @@ test('query-list: paging, search, reset, sort, page size, column settings', asyn
   expect(csp).toEqual([]);
 });
 
+test('a menu list page opened directly has its menu, schema and first rows from the requests the HTML sent: no request of the app’s own for them', async ({ page }) => {
+  const reports: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) reports.push(m.text());
+  });
+  await signIn(page);
+  await page.goto('about:blank'); // the home page's requests stay out of the count
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/jeecg-boot/')) asked.push(u.pathname.replace('/jeecg-boot', ''));
+  });
+  const route = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/schema/route'));
+  await page.goto('/supervisor/term');
+  const answer = (await (await route).json()) as { result: { component: string; list: { url: string; answer: { result: { total: number } } } } };
+  expect(answer.result).toMatchObject({ component: 'supervisor/TermList', list: { url: '/supervisor/term/list' } });
+  const n = Math.min(10, answer.result.list.answer.result.total);
+  expect(n).toBeGreaterThan(0);
+  await expect(rows(page)).toHaveCount(n);
+  await expect(page.locator('.ant-pagination-total-text')).toContainText(`共${answer.result.list.answer.result.total}条`);
+  // Each asked for once, by the inline script; the page's list request and schema request never went out.
+  expect(asked.filter((p) => p === '/sys/permission/getUserPermissionByToken')).toHaveLength(1);
+  expect(asked.filter((p) => p === '/schema/route')).toHaveLength(1);
+  expect(asked.filter((p) => p === '/supervisor/term/list' || p.startsWith('/schema/page/'))).toEqual([]);
+  expect(reports).toEqual([]);
+});
+
 test('query-list: add, edit, detail, delete, batch delete, page lowered after delete', async ({ page }) => {
   await signIn(page);
   await page.goto('/list/query-list');

@@ -84,6 +84,40 @@ describe('the first list request started before the page renders (renderer/warm.
   });
 });
 
+describe('a first answer already at hand (it came with the route answer of a direct visit)', () => {
+  const answer = { success: true, code: 200, message: '', result: { records: [{ id: 'k', name: '随路由到的行', hasChild: '1' }, { id: 'k2', name: '第二行' }], total: 42 } };
+  const known = (schema: PageSchema, search: string) => {
+    const req = firstListRequest(schema, search)!;
+    putListGuess('t/List', search, req.url, req.params, async () => answer, answer);
+  };
+
+  it('is drawn in the page’s first render, with its total, and nothing is asked', () => {
+    const [, schema, search] = schemas[1]!;
+    known(schema, search);
+    draw(schema, search);
+    // Synchronously after the first render: no effect, no request, no second render needed.
+    expect(screen.getByText('随路由到的行')).toBeTruthy();
+    expect(screen.getByText('第二行')).toBeTruthy();
+    expect(screen.getByText(/共42条/)).toBeTruthy();
+    expect(seen).toHaveLength(0);
+  });
+
+  it('a tree list marks its known rows like fetched ones; another request (URL search) is not drawn from it', async () => {
+    const [, tree] = schemas[2]!;
+    known(tree, '');
+    const { container, unmount } = draw(tree, '');
+    expect(screen.getByText('随路由到的行')).toBeTruthy();
+    // The row with children can be expanded, the other cannot.
+    expect(container.querySelectorAll('.ant-table-row-expand-icon-collapsed')).toHaveLength(1);
+    unmount();
+    const [, schema, search] = schemas[1]!;
+    known(schema, search);
+    draw(schema, '?termId=T2');
+    await screen.findByText('行1');
+    expect(seen).toHaveLength(1);
+  });
+});
+
 describe('a list page with a `header` widget', () => {
   it('shows its rows together with the header, once the header’s code has arrived: the rows never move down under the pointer', async () => {
     let arrive!: () => void;

@@ -4,9 +4,9 @@ import type { InternalAxiosRequestConfig } from 'axios';
 import { axiosInstance } from '@/http/client';
 import { tokenAtom, userInfoAtom, type MenuNode } from '@/session/store';
 import {
-  clearPrefetch, firstList, firstListDone, GUESS_TTL_MS, onMenu, peekSchemaGuess, putListGuess, quietGet, startBootPrefetch, takeSchemaGuess,
+  clearPrefetch, firstList, firstListDone, GUESS_TTL_MS, onMenu, peekSchemaGuess, putListGuess, quietGet, startBootPrefetch, takeEarly, takeSchemaGuess,
 } from '@/session/prefetch';
-import { clearSession } from '@/session/actions';
+import { clearSession, loadPermissions } from '@/session/actions';
 import { prefetchRoutes } from '@/router/menu';
 import { fetchPageSchema, clearPageCache } from '@renderer/loader';
 
@@ -51,6 +51,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   clearSession();
+  delete (window as { __early?: unknown }).__early;
+  history.replaceState(null, '', '/');
 });
 
 describe('path → page map (router/menu)', () => {
@@ -60,28 +62,16 @@ describe('path → page map (router/menu)', () => {
 });
 
 describe('boot prefetch (src/session/prefetch.ts)', () => {
-  it('asks the server on a first visit, then guesses the page the previous menu of the same user routed the path to', async () => {
+  it('asks the server where the path leads (with the URL search) and takes the schema from its answer; the menu agreeing asks nothing more', async () => {
     signIn('u1');
     routes['/records'] = { component: 'supervisor/RecordList', schema: { kind: 'list', title: '听课记录' } };
-    await expect(startBootPrefetch('/records/', '')).resolves.toBe('supervisor/RecordList');
-    expect(seen.map((c) => [c.url, c.params?.path])).toEqual([['/schema/route', '/records']]);
-    // The loader uses the schema that came with the answer instead of asking again.
-    await expect(fetchPageSchema('supervisor/RecordList')).resolves.toEqual({ kind: 'list', title: '听课记录' });
-    expect(seen).toHaveLength(1);
-    // The menu routes the path to the same page; with no schema request in flight, it starts one itself.
-    expect(onMenu(prefetchRoutes(menu), '/records/')).toBe('supervisor/RecordList');
-    await tick();
-    expect(seen.map((c) => c.url)).toEqual(['/schema/route', '/schema/page/supervisor/RecordList']);
-    // Next boot of the same user: the schema request starts at once, quietly, without asking where the path leads.
-    seen = [];
-    clearPageCache();
-    expect(await startBootPrefetch('/records', '')).toBe('supervisor/RecordList');
-    await tick();
-    expect(seen.map((c) => c.url)).toEqual(['/schema/page/supervisor/RecordList']);
+    await expect(startBootPrefetch('/records/', '?pageSize=20')).resolves.toBe('supervisor/RecordList');
+    expect(seen.map((c) => [c.url, c.params?.path, c.params?.search])).toEqual([['/schema/route', '/records', '?pageSize=20']]);
     expect(seen[0]!.headers['X-Access-Token']).toBe('tok');
-    expect(seen[0]!.params).toMatchObject({ _t: expect.any(Number) });
-    const s = await fetchPageSchema('supervisor/RecordList');
-    expect(s).toMatchObject({ kind: 'list' });
+    // The menu agrees; the loader uses the schema that came with the answer instead of asking again.
+    expect(onMenu(prefetchRoutes(menu), '/records/')).toBe('supervisor/RecordList');
+    await expect(fetchPageSchema('supervisor/RecordList')).resolves.toEqual({ kind: 'list', title: '听课记录' });
+    await tick();
     expect(seen).toHaveLength(1);
   });
 
@@ -114,28 +104,9 @@ describe('boot prefetch (src/session/prefetch.ts)', () => {
     expect(seen.map((c) => c.url)).toEqual(['/schema/route', '/schema/page/supervisor/RecordList']);
   });
 
-  it('is kept per user: another user on the same browser gets no stored guess', async () => {
-    signIn('u1');
-    onMenu(prefetchRoutes(menu), '/');
-    store.set(userInfoAtom, { id: 'u2', username: 'u2', realname: 'u2' });
-    await expect(startBootPrefetch('/records', '')).resolves.toBeUndefined();
-    expect(seen.map((c) => c.url)).toEqual(['/schema/route']);
-  });
-
-  it('is cleared on sign-out', async () => {
-    signIn('u1');
-    onMenu(prefetchRoutes(menu), '/');
-    expect(localStorage.getItem('ROUTE_PREFETCH')).toContain('supervisor/RecordList');
-    clearSession();
-    expect(localStorage.getItem('ROUTE_PREFETCH')).toBeNull();
-    signIn('u1');
-    await expect(startBootPrefetch('/records', '')).resolves.toBeUndefined();
-    expect(seen.map((c) => c.url)).toEqual(['/schema/route']);
-  });
-
   it('drops the guesses when the menu no longer routes the path to that page (e.g. permission removed)', async () => {
     signIn('u1');
-    onMenu(prefetchRoutes(menu), '/');
+    routes['/records'] = { component: 'supervisor/RecordList', schema: { kind: 'list', title: '听课记录' } };
     await expect(startBootPrefetch('/records', '')).resolves.toBe('supervisor/RecordList');
     putListGuess('supervisor/RecordList', '', '/r/list', { pageNo: 1 }, () => quietGet('/r/list', { pageNo: 1 }));
     expect(onMenu(prefetchRoutes(menu.slice(1)), '/records')).toBeUndefined();
@@ -145,27 +116,25 @@ describe('boot prefetch (src/session/prefetch.ts)', () => {
     expect(own).toBe(true);
     // The page, if ever opened, asks the server itself.
     await fetchPageSchema('supervisor/RecordList');
-    expect(seen.filter((c) => c.url === '/schema/page/supervisor/RecordList')).toHaveLength(2);
+    expect(seen.filter((c) => c.url === '/schema/page/supervisor/RecordList')).toHaveLength(1);
   });
 
-  it('keeps the guesses when the menu agrees', () => {
+  it('keeps the guesses when the menu agrees; the schema guess is consumed once', async () => {
     signIn('u1');
-    onMenu(prefetchRoutes(menu), '/');
-    void startBootPrefetch('/records', '');
+    routes['/records'] = { component: 'supervisor/RecordList', schema: { kind: 'list', title: '听课记录' } };
+    await startBootPrefetch('/records', '');
     onMenu(prefetchRoutes(menu), '/records');
     expect(takeSchemaGuess('supervisor/RecordList')).toBeDefined();
-    expect(takeSchemaGuess('supervisor/RecordList')).toBeUndefined(); // consumed once
+    expect(takeSchemaGuess('supervisor/RecordList')).toBeUndefined();
   });
 
-  it('a quiet request shows no error and resolves to undefined on an HTTP failure; the loader then asks the normal way', async () => {
+  it('a quiet request shows no error and resolves to undefined on an HTTP failure; the page then asks the normal way', async () => {
     signIn('u1');
-    onMenu(prefetchRoutes(menu), '/');
-    status['/schema/page/supervisor/RecordList'] = 500;
-    void startBootPrefetch('/records', '');
-    await expect(peekSchemaGuess('supervisor/RecordList')).resolves.toBeUndefined();
-    status = {};
-    await expect(fetchPageSchema('supervisor/RecordList')).resolves.toMatchObject({ kind: 'list' });
-    expect(seen.map((c) => c.url)).toEqual(['/schema/page/supervisor/RecordList', '/schema/page/supervisor/RecordList']);
+    routeAnswered = Promise.reject(new Error('network down'));
+    routeAnswered.catch(() => undefined);
+    await expect(startBootPrefetch('/records', '')).resolves.toBeUndefined();
+    expect(onMenu(prefetchRoutes(menu), '/records')).toBe('supervisor/RecordList');
+    await expect(peekSchemaGuess('supervisor/RecordList')).resolves.toMatchObject({ result: { url: '/schema/page/supervisor/RecordList' } });
   });
 });
 
@@ -221,5 +190,68 @@ describe('a list page\'s first request', () => {
     } finally {
       Date.now = now;
     }
+  });
+});
+
+describe('the early requests of the page load (src/session/early-requests.ts → takeEarly)', () => {
+  const ok = (result: unknown) => ({ success: true, code: 200, message: '', result });
+  const list = { url: '/r/list', params: { pageNo: 1, pageSize: 20 }, answer: ok({ records: [{ id: 'a' }], total: 1 }) };
+  const routeAnswer = ok({ component: 'supervisor/RecordList', schema: { kind: 'list', title: 'T' }, list });
+  const setEarly = (e: Record<string, unknown>) => ((window as { __early?: unknown }).__early = { path: '/records', search: '?pageSize=20', token: 'tok', ...e });
+  const own = (pageId = 'supervisor/RecordList') => {
+    const o = { started: false };
+    const r = firstList(pageId, '?pageSize=20', list.url, list.params, () => ((o.started = true), quietGet(list.url, list.params)));
+    return { r, o };
+  };
+
+  it('the route answer asked while the page loaded gives the page its schema and first rows, once: the app asks nothing itself', async () => {
+    signIn('u1');
+    history.replaceState(null, '', '/records?pageSize=20');
+    setEarly({ route: Promise.resolve(routeAnswer) });
+    await expect(startBootPrefetch('/records', '?pageSize=20')).resolves.toBe('supervisor/RecordList');
+    const first = own();
+    await expect(first.r).resolves.toEqual(list.answer);
+    expect(first.o.started).toBe(false);
+    await expect(fetchPageSchema('supervisor/RecordList')).resolves.toEqual({ kind: 'list', title: 'T' });
+    expect(seen).toEqual([]);
+    expect(takeEarly('route')).toBeUndefined(); // taken once
+  });
+
+  it('when the menu is handled first, the page still takes schema and rows from the early route answer', async () => {
+    signIn('u1');
+    history.replaceState(null, '', '/records?pageSize=20');
+    let answer!: (v: unknown) => void;
+    setEarly({ route: new Promise((r) => (answer = r)) });
+    const boot = startBootPrefetch('/records', '?pageSize=20');
+    expect(onMenu(prefetchRoutes(menu), '/records')).toBe('supervisor/RecordList');
+    answer(routeAnswer);
+    await expect(boot).resolves.toBeUndefined(); // the menu took over
+    await expect(peekSchemaGuess('supervisor/RecordList')).resolves.toMatchObject({ result: { kind: 'list', title: 'T' } });
+    const first = own();
+    await expect(first.r).resolves.toEqual(list.answer);
+    expect(first.o.started).toBe(false);
+    expect(seen).toEqual([]);
+  });
+
+  it('the menu asked while the page loaded is used when it came back; otherwise the app asks itself (with its error handling)', async () => {
+    signIn('u1');
+    setEarly({ path: '/', search: '', permissions: Promise.resolve(ok({ menu, auth: [], allAuth: [] })) });
+    await expect(loadPermissions()).resolves.toEqual(menu);
+    expect(seen.map((c) => c.url)).not.toContain('/sys/permission/getUserPermissionByToken');
+    setEarly({ path: '/', search: '', permissions: Promise.resolve(undefined) }); // e.g. HTTP 401
+    await loadPermissions().catch(() => undefined);
+    expect(seen.map((c) => c.url)).toContain('/sys/permission/getUserPermissionByToken');
+  });
+
+  it('is not used for another session or another page', () => {
+    signIn('u1');
+    history.replaceState(null, '', '/records?pageSize=20');
+    setEarly({ token: 'other', route: Promise.resolve(routeAnswer), permissions: Promise.resolve(undefined) });
+    expect(takeEarly('route')).toBeUndefined();
+    expect(takeEarly('permissions')).toBeUndefined();
+    setEarly({ path: '/elsewhere', route: Promise.resolve(routeAnswer) });
+    expect(takeEarly('route')).toBeUndefined();
+    setEarly({ search: '?pageSize=50', route: Promise.resolve(routeAnswer) });
+    expect(takeEarly('route')).toBeUndefined();
   });
 });

@@ -1,0 +1,38 @@
+/*
+ * Inlined into index.html ahead of the stylesheets and the entry (the `earlyRequests` plugin in
+ * vite.config.ts), so it runs while the page is still being parsed: a signed-in visit to a main-layout
+ * path asks at once for the menu (GET /sys/permission/getUserPermissionByToken) and for where the path
+ * leads (GET /schema/route, answered with the page's schema and, for a list page, its first rows).
+ * The entry's own requests could only leave once its whole module graph had been downloaded and
+ * compiled; these are answered by then. src/session/prefetch.ts (`takeEarly`) hands the answers to
+ * the app: an answer other than HTTP 200 is undefined there, and the app asks again in the usual way
+ * (with its error handling). A plain script: no imports; the session keys and their
+ * `{value, expire}` form are those of src/session/store.ts, the headers those of src/http/client.ts.
+ */
+(() => {
+  const read = (key: string): unknown => {
+    try {
+      const v = JSON.parse(localStorage.getItem(key) ?? 'null') as { value?: unknown; expire?: number } | null;
+      return v && typeof v === 'object' && typeof v.expire === 'number' && v.expire > Date.now() ? v.value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const token = read('Access-Token');
+  const { pathname, search } = window.location;
+  if (typeof token !== 'string' || !token || /^\/(user|oauth2-app|403|404|500)(\/|$)/.test(pathname)) return;
+  const headers = { 'X-Access-Token': token, 'tenant-id': String(read('TENANT_ID') ?? 0) };
+  const get = (url: string) =>
+    fetch(`${__API_BASE__}${url}`, { headers }).then(
+      (r) => (r.status === 200 ? (r.json() as Promise<unknown>) : undefined),
+      () => undefined,
+    );
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  (window as unknown as { __early: unknown }).__early = {
+    path,
+    search,
+    token,
+    permissions: get('/sys/permission/getUserPermissionByToken'),
+    route: get(`/schema/route?${new URLSearchParams({ path, search })}`),
+  };
+})();
