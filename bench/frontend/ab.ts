@@ -9,7 +9,8 @@ import { CHROMIUM_ARGS, ensureMenus, floorServer, navigate, signIn } from './run
  * drawn and idle), interleaved, median of RUNS, one server per build on its own copy of the bench database:
  *   VARIANTS='[{"name":"base","dist":"/tmp/a/dist"},{"name":"new","dist":"/tmp/b/dist","ls":{"APP_SETTINGS":{"multipage":false}}}]' \
  *   FLOOR=1 RUNS=7 N=50 npx tsx bench/frontend/ab.ts
- * `ls`: extra localStorage entries for that variant; `env`: extra environment of its server; FLOOR=1 also runs the floor after each round.
+ * `ls`: extra localStorage entries for that variant; `env`: extra environment of its server; FLOOR=1 also runs the floor after each round;
+ * LATENCY_MS=40 adds that round-trip time to every request (Chromium's network emulation), as on a real network.
  * Also prints the renderer main thread's CPU time per navigation (thread time, steady under load), and the CPU
  * time of every Chromium process and the servers from navigation start to "drawn": on a 2-core machine the wall
  * time follows that total, not the main thread alone (docs/architecture.md, front-end bench).
@@ -18,6 +19,7 @@ import { CHROMIUM_ARGS, ensureMenus, floorServer, navigate, signIn } from './run
 const variants = JSON.parse(process.env.VARIANTS!) as Array<{ name: string; dist: string; ls?: Record<string, unknown>; env?: Record<string, string> }>;
 const N = Number(process.env.N ?? 50);
 const RUNS = Number(process.env.RUNS ?? 7);
+const latencyMs = Number(process.env.LATENCY_MS ?? 0);
 const src = prepareData(2000, '');
 const servers = await Promise.all(variants.map(async (v, i) => {
   const dir = `/tmp/bench-ab-db-${i}`;
@@ -35,7 +37,7 @@ try {
   const floorCpu: number[] = [];
   const machine: Array<Array<Map<string, number>>> = variants.map(() => []);
   const floorMachine: Array<Map<string, number>> = [];
-  const product = (i: number) => navigate(browser, sessions[i]!, `${servers[i]!.url}/bench/list?pageSize=${N}`, N, { storage: variants[i]!.ls, cpu: cpu[i], machineCpu: machine[i] });
+  const product = (i: number) => navigate(browser, sessions[i]!, `${servers[i]!.url}/bench/list?pageSize=${N}`, N, { storage: variants[i]!.ls, cpu: cpu[i], machineCpu: machine[i], latencyMs });
   const runs: number[][] = variants.map(() => []);
   const floorRuns: number[] = [];
   for (let i = 0; i < variants.length; i++) await product(i); // warm-up, not counted
@@ -45,7 +47,7 @@ try {
     const order = variants.map((_, i) => i);
     if (r % 2) order.reverse();
     for (const i of order) runs[i]!.push(await product(i));
-    if (floor) floorRuns.push(await navigate(browser, sessions[0]!, `${floor.url}/floor/?n=${N}`, N, { cpu: floorCpu, machineCpu: floorMachine }));
+    if (floor) floorRuns.push(await navigate(browser, sessions[0]!, `${floor.url}/floor/?n=${N}`, N, { cpu: floorCpu, machineCpu: floorMachine, latencyMs }));
   }
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   const kinds = (navs: Array<Map<string, number>>) =>

@@ -192,7 +192,7 @@ function mainThreadCpuMs(trace: Buffer): number {
 
 /**
  * One navigation in a cold context, "drawn and idle" (ms). `storage`: extra localStorage entries;
- * `waterfall`: log its loads; `cpu`: the renderer main thread's CPU time (a trace); `machineCpu`: the
+ * `latencyMs`: a round-trip time added to every request; `waterfall`: log its loads; `cpu`: the renderer main thread's CPU time (a trace); `machineCpu`: the
  * CPU time of every Chromium process and the servers from navigation start to "drawn" (/proc).
  */
 export async function navigate(
@@ -200,12 +200,18 @@ export async function navigate(
   session: LoginResult,
   url: string,
   rows: number,
-  opts: { waterfall?: boolean; storage?: Record<string, unknown>; cpu?: number[]; machineCpu?: Array<Map<string, number>> } = {},
+  opts: { waterfall?: boolean; storage?: Record<string, unknown>; cpu?: number[]; machineCpu?: Array<Map<string, number>>; latencyMs?: number } = {},
 ): Promise<number> {
   const ctx = await browser.newContext(CONTEXT);
   try {
     await ctx.addInitScript(initScript(session, rows, opts.storage));
     const page = await ctx.newPage();
+    // A network's round trip (Chromium's emulation adds it to every request), as on a campus network instead of
+    // loopback. Set on a page of the same origin: a navigation to another site moves to a new renderer without it.
+    if (opts.latencyMs) {
+      await page.goto(`${new URL(url).origin}${API}/actuator/health`);
+      await (await ctx.newCDPSession(page)).send('Network.emulateNetworkConditions', { offline: false, latency: opts.latencyMs, downloadThroughput: -1, uploadThroughput: -1 });
+    }
     if (opts.cpu) await browser.startTracing(page, { categories: ['devtools.timeline'] });
     const before = opts.machineCpu && processCpu();
     await page.goto(url, { waitUntil: 'commit' });
