@@ -96,7 +96,7 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
   // Where a path leads for this user (their menu's component there), that page's schema if it is a
   // schema page, and — for a list page opened at URL `search` — the answer to its first list request,
   // run here with the caller's own headers (same guard, permissions and data scope as when the page
-  // asks itself). A first visit (src/session/early.ts) then has its rows with its schema, one round
+  // asks itself). A first visit (src/session/early-requests.ts) then has its rows with its schema, one round
   // trip after the HTML, instead of after the entry, the menu and the renderer have loaded.
   api.get('/schema/route', { config: { auth: 'user' } }, async (req) => {
     const { path, search } = req.query as { path?: unknown; search?: unknown };

@@ -27,12 +27,12 @@
       (r) => (r.status === 200 ? (r.json() as Promise<unknown>) : undefined),
       () => undefined,
     );
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  // The path as it is: the server matches it with or without a trailing slash, as the menu does.
   (window as unknown as { __early: unknown }).__early = {
-    path,
+    path: pathname,
     search,
     token,
     permissions: get('/sys/permission/getUserPermissionByToken'),
-    route: get(`/schema/route?${new URLSearchParams({ path, search })}`),
+    route: get(`/schema/route?${new URLSearchParams({ path: pathname, search })}`),
   };
 })();

@@ -89,7 +89,7 @@ export function takeEarly(name: 'permissions' | 'route'): Promise<Envelope | und
   const p = early?.[name];
   if (!early || !p) return undefined;
   early[name] = undefined;
-  const same = early.token === getDefaultStore().get(tokenAtom) && early.path === normalPath(window.location.pathname) && early.search === window.location.search;
+  const same = early.token === getDefaultStore().get(tokenAtom) && early.path === window.location.pathname && early.search === window.location.search;
   return same ? p : undefined;
 }
 

@@ -45,11 +45,11 @@ describe('early requests (inline in index.html)', () => {
     run('/supervisor/lectureRecord/?pageSize=20');
     expect(calls.map((c) => c.url)).toEqual([
       '/jeecg-boot/sys/permission/getUserPermissionByToken',
-      `/jeecg-boot/schema/route?path=%2Fsupervisor%2FlectureRecord&search=%3FpageSize%3D20`,
+      `/jeecg-boot/schema/route?path=%2Fsupervisor%2FlectureRecord%2F&search=%3FpageSize%3D20`,
     ]);
     for (const c of calls) expect(c.headers).toEqual({ 'X-Access-Token': 'tok', 'tenant-id': '3' });
     const e = early()!;
-    expect([e.path, e.search, e.token]).toEqual(['/supervisor/lectureRecord', '?pageSize=20', 'tok']);
+    expect([e.path, e.search, e.token]).toEqual(['/supervisor/lectureRecord/', '?pageSize=20', 'tok']);
     await expect(e.route).resolves.toMatchObject({ result: calls[1]!.url });
   });
 
