@@ -5,6 +5,7 @@ import { loadavg } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { log, median, report, summarize } from './lib.ts';
 
 /**
@@ -63,7 +64,7 @@ function mainThreadCpuMs(trace: Buffer): number {
 }
 
 const load = loadavg()[0]!;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 const firsts: number[] = [];
 let frames: number[] = [];
 let cpuPerFrame = NaN;
@@ -91,7 +92,7 @@ try {
 // pinned selection column, in a box of the product's height — scrolled the same way.
 const floors: Record<string, number> = {};
 {
-  const b = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const b = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     for (const [name, q] of [['plain text', ''], ['inputs + pinned column', '&inputs=1&pinned=1']] as const) {
       const page = await b.newPage({ viewport: { width: 1440, height: 900 } });

@@ -3,6 +3,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { type Figure, log, summarize } from './lib.js';
 import { API, login, openTarget, prepareData, ROOT, startServer, type Target } from './server.js';
 
@@ -99,7 +100,7 @@ export async function benchScreens(): Promise<{ label: string; figures: Figure[]
     }
 
     // Headless Chromium on the production build the server serves: sign in, then open each screen.
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     try {
       const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' })).newPage();
       await page.goto(`${server.url}/user/login`);

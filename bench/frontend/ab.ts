@@ -2,7 +2,8 @@ import { chromium } from 'playwright-core';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { median } from '../lib.js';
 import { prepareData, startServer } from '../server.js';
-import { CHROMIUM_ARGS, ensureMenus, floorServer, navigate, signIn } from './run.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+import { ensureMenus, floorServer, navigate, signIn } from './run.js';
 
 /**
  * A/B of product builds on the front-end bench's list navigation (run.ts's `navigate`: cold context,
@@ -29,7 +30,7 @@ const servers = await Promise.all(variants.map(async (v, i) => {
   return startServer({ env: { DATA_DIR: dir, DATABASE_URL: '' }, label: '' }, 18181 + i, { CONFIG_FILE: `/tmp/bench-ab-${i}.json`, ...v.env });
 }));
 const floor = process.env.FLOOR ? await floorServer(servers[0]!.url) : undefined;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   for (const s of servers) await ensureMenus(s.url); // a fresh bench database has no bench screens yet
   const sessions = await Promise.all(servers.map((s) => signIn(s.url)));

@@ -8,6 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { roleId } from '../../server/seed/data/org.js';
 import { type Figure, log, median, percentile, processCpu } from '../lib.js';
 import { API, OUT, prepareData, ROOT, startServer } from '../server.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 
 /**
  * Front-end bench (issue 7) in headless Chromium on the production build:
@@ -28,7 +29,6 @@ const API_PORT = Number(process.env.BENCH_FRONTEND_PORT ?? 18161);
 const DIST = join(OUT, 'dist');
 const FLOOR = join(OUT, 'floor');
 const BUDGET = { ratio: 1.2, keystrokeMs: 50, loginKb: 350, routeKb: 900 };
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const LIST_PATH = '/bench/list';
 const FORM_PATH = '/bench/form';
 const ROWS = '.ant-table-tbody > tr.ant-table-row';
@@ -325,7 +325,7 @@ export async function benchFrontend(): Promise<Figure[]> {
   writeFileSync(config, JSON.stringify({ staticDir: DIST }));
   const server = await startServer(target, API_PORT, { CONFIG_FILE: config });
   const floor = await floorServer(server.url);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const figures: Figure[] = [];
   try {
     await ensureMenus(server.url);
