@@ -173,11 +173,13 @@ export async function settle(page: Page, needDrawn: boolean, timeout = 120_000):
  * wall-clock time it barely moves when other processes compete for the cores.
  */
 function mainThreadCpuMs(trace: Buffer): number {
-  type Ev = { name: string; ph: string; ts: number; dur?: number; tdur?: number; tid: number; pid: number; args?: { name?: string } };
+  type Ev = { name: string; ph: string; ts: number; dur?: number; tdur?: number; tid: number; pid: number; args?: { name?: string; data?: { url?: string } } };
   const ev = (JSON.parse(trace.toString()) as { traceEvents: Ev[] }).traceEvents;
-  // Every renderer main thread: a navigation may move to a new renderer process.
-  const mains = ev.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  if (!mains.length) throw new Error('no renderer main thread in the trace');
+  // The main thread of every renderer that loaded the page's resources (a navigation may move to a new renderer
+  // process), not the browser's own WebUI renderers (chrome:// pages), which a trace records as well.
+  const pagePids = new Set(ev.filter((e) => e.name === 'ResourceSendRequest' && /^https?:/.test(e.args?.data?.url ?? '')).map((e) => e.pid));
+  const mains = ev.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && pagePids.has(e.pid));
+  if (!mains.length) throw new Error('no renderer main thread of the page in the trace');
   let cpu = 0;
   for (const main of mains) {
     let end = 0; // top-level events only: nested ones are inside their parent's thread time
