@@ -244,8 +244,14 @@ async function drawerActionAfterReload(page: Page, title: string, label: string,
 test('整改子任务: the 整改任务 query field picks a task from the tasks list, and a 分解 link lists that task\'s subtasks only', async ({ page, baseURL }) => {
   const admin = await reader(baseURL!, 'admin');
   const subtasks = (await admin.get('/improvement/subtask/list?pageSize=200')).records as Row[];
-  const taskId = subtasks[0]!.taskId as string;
-  const title = subtasks[0]!.taskId_dictText as string;
+  // Tasks raised from the same record share their title (the earlier tests raise some): the picker is
+  // searched by title, so the task picked must be the only one with its title.
+  const taskList = await admin.get('/improvement/task/list?pageSize=500');
+  const tasks = taskList.records as Row[];
+  expect(tasks.length).toBe(Number(taskList.total)); // every task, so a title is unique among all of them
+  const sub = subtasks.find((s) => tasks.filter((t) => t.title === s.taskId_dictText).length === 1)!;
+  const taskId = sub.taskId as string;
+  const title = sub.taskId_dictText as string;
   const ofTask = subtasks.filter((s) => s.taskId === taskId).length;
   expect(ofTask).toBeLessThan(subtasks.length); // the filter is visible
 
