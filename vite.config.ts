@@ -1,7 +1,10 @@
 import { defineConfig, minifySync, transformWithOxc, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const dir = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -103,6 +106,39 @@ function inlineFavicon(): Plugin {
 }
 
 /**
+ * Every built script, stylesheet and SVG also as `.br` and `.gz` beside it, served by the server in
+ * their place to browsers that accept them (`preCompressed` in server/app.ts): the bundle budgets are
+ * gzip sizes, and the first visit downloads ~1.5 MB instead of ~5.7 MB of assets. Brotli at quality 7
+ * (quality 11 saves ~8 % more and takes ~25× as long, on every build); gzip at level 9 for browsers that
+ * send no `br` (Chrome asks for it over HTTPS only). A compressed file no smaller than its source is
+ * not written.
+ */
+function precompress(): Plugin {
+  const br = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  return {
+    name: 'precompress',
+    apply: 'build',
+    async writeBundle({ dir: out }, bundle) {
+      const files = Object.values(bundle).filter((f) => /\.(js|css|svg)$/.test(f.fileName));
+      await Promise.all(
+        files.map(async (f) => {
+          const raw = Buffer.from(f.type === 'chunk' ? f.code : f.source);
+          if (raw.length < 1024) return;
+          const [b, g] = await Promise.all([
+            br(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 7, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+            gz(raw, { level: 9 }),
+          ]);
+          const path = join(out!, f.fileName);
+          if (b.length < raw.length) writeFileSync(`${path}.br`, b);
+          if (g.length < raw.length) writeFileSync(`${path}.gz`, g);
+        }),
+      );
+    },
+  };
+}
+
+/**
  * React Router 7's package exports name only its development build (warnings, checks, ~20 % more code
  * to evaluate); production builds take its production files (same API, self-contained).
  */
@@ -112,7 +148,7 @@ const reactRouterProduction = [
 ];
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), antdStaticStyles(), earlyRequests(), inlineFavicon()],
+  plugins: [react(), antdStaticStyles(), earlyRequests(), inlineFavicon(), precompress()],
   resolve: { alias: [...(mode === 'production' ? reactRouterProduction : []), ...Object.entries(alias).map(([find, replacement]) => ({ find, replacement }))] },
   define: { __API_BASE__: JSON.stringify(apiBase) },
   server: {

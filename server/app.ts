@@ -104,6 +104,10 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean } = 
         // One route per built file, listed at start: no per-request directory reads (the wildcard route
         // re-reads each directory on the path to check the file name's spelling), unknown paths 404.
         wildcard: false,
+        // The build writes `.br`/`.gz` beside each asset (vite.config.ts): sent in its place to a browser that
+        // accepts it; the compressed files are no routes of their own.
+        preCompressed: true,
+        globIgnore: ['**/*.br', '**/*.gz'],
         setHeaders: (res, path) => {
           if (/\/assets\//.test(path)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
         },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { API, startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -39,6 +40,9 @@ describe('serving the built front end', () => {
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), `<!doctype html><head><script>${INLINE}</script></head><div id="root"></div>`);
     writeFileSync(join(dist, 'assets', 'app.js'), 'console.log(1)');
+    // What the build writes beside an asset (vite.config.ts, `precompress`).
+    writeFileSync(join(dist, 'assets', 'app.js.br'), brotliCompressSync('console.log(1)'));
+    writeFileSync(join(dist, 'assets', 'app.js.gz'), gzipSync('console.log(1)'));
     web = await startTestServer({ staticDir: dist });
   });
   afterAll(() => web?.close());
@@ -62,5 +66,21 @@ describe('serving the built front end', () => {
     // One route per built file: nothing outside the build and no other spelling of a file is served.
     for (const path of ['/assets/missing.js', '/assets/APP.JS', '/assets/..%2findex.html'])
       expect((await web.get(path)).statusCode, path).not.toBe(200);
+  });
+
+  it('sends an asset precompressed to a browser that accepts it, the same bytes once decoded; the compressed files are no routes', async () => {
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+      ['gzip, deflate', 'gzip', gunzipSync],
+      ['identity', undefined, (b: Buffer) => b],
+    ] as const) {
+      const r = await web.get('/assets/app.js', undefined, { 'accept-encoding': accept });
+      expect(r.statusCode, accept).toBe(200);
+      expect(r.headers['content-encoding'], accept).toBe(encoding);
+      expect(r.headers['content-type'], accept).toMatch(/javascript/);
+      expect(r.headers.vary, accept).toMatch(/accept-encoding/i);
+      expect(decode(r.rawPayload).toString(), accept).toBe('console.log(1)');
+    }
+    for (const path of ['/assets/app.js.br', '/assets/app.js.gz']) expect((await web.get(path)).statusCode, path).toBe(404);
   });
 });

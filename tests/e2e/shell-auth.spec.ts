@@ -3,7 +3,14 @@ import { accessToken, confirmLoginChoices, DEMO_PASSWORD, login, submitLogin, us
 
 test.describe('sign-in and route guard', () => {
   test('the printed address (/) opens the sign-in page, then home after sign-in', async ({ page }) => {
+    // The build's scripts and stylesheets arrive compressed (precompressed by the build, vite.config.ts).
+    const encodings = new Map<string, string | undefined>();
+    page.on('response', (r) => {
+      if (/\/assets\/.+\.(js|css)$/.test(r.url())) encodings.set(r.url(), r.headers()['content-encoding']);
+    });
     await page.goto('/');
+    await expect.poll(() => encodings.size).toBeGreaterThan(3);
+    expect([...encodings.values()].filter((e) => e === 'br').length).toBeGreaterThan(3);
     await expect(page).toHaveURL(/\/user\/login/);
     await submitLogin(page, 'teacher');
     await confirmLoginChoices(page);
