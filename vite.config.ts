@@ -110,7 +110,7 @@ function inlineFavicon(): Plugin {
  * their place to browsers that accept them (`preCompressed` in server/app.ts): the bundle budgets are
  * gzip sizes, and the first visit downloads ~1.5 MB instead of ~5.7 MB of assets. Brotli at quality 7
  * (quality 11 saves ~8 % more and takes ~25× as long, on every build); gzip at level 9 for browsers that
- * send no `br` (Chrome asks for it over HTTPS only). A compressed file no smaller than its source is
+ * send no `br` (Chrome asks for it over HTTPS and on localhost only). A compressed file no smaller than its source is
  * not written.
  */
 function precompress(): Plugin {
