@@ -10,8 +10,10 @@ const config: StorybookConfig = {
     const list = (a: unknown) => (Array.isArray(a) ? a : Object.entries((a ?? {}) as Record<string, string>).map(([find, replacement]) => ({ find, replacement })));
     cfg.resolve = { ...cfg.resolve, alias: [...list(cfg.resolve?.alias), ...list(alias)] };
     cfg.define = { ...cfg.define, __API_BASE__: JSON.stringify('/jeecg-boot') };
-    // Stories draw under their own theme: antd's pre-built styles (the app's build only) do not apply.
-    cfg.plugins = (cfg.plugins ?? []).flat(Infinity).filter((p) => !(p && typeof p === 'object' && 'name' in p && p.name === 'antd-static-styles'));
+    // Stories draw under their own theme: antd's pre-built styles (the app's build only) do not apply; the
+    // static Storybook is not served by our server, so its files need no precompressed copies.
+    const appOnly = new Set(['antd-static-styles', 'precompress']);
+    cfg.plugins = (cfg.plugins ?? []).flat(Infinity).filter((p) => !(p && typeof p === 'object' && 'name' in p && appOnly.has(p.name as string)));
     return cfg;
   },
 };
