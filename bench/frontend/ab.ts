@@ -11,7 +11,8 @@ import { ensureMenus, floorServer, navigate, signIn } from './run.js';
  *   VARIANTS='[{"name":"base","dist":"/tmp/a/dist"},{"name":"new","dist":"/tmp/b/dist","ls":{"APP_SETTINGS":{"multipage":false}}}]' \
  *   FLOOR=1 RUNS=7 N=50 npx tsx bench/frontend/ab.ts
  * `ls`: extra localStorage entries for that variant; `env`: extra environment of its server; FLOOR=1 also runs the floor after each round;
- * LATENCY_MS=40 adds that round-trip time to every request (Chromium's network emulation), as on a real network.
+ * LATENCY_MS=40 adds that round-trip time to every request and DOWNLOAD_MBPS=20 caps the download bandwidth (Chromium's
+ * network emulation, on the bytes as sent), as on a real network.
  * Also prints the renderer main thread's CPU time per navigation (thread time, steady under load), and the CPU
  * time of every Chromium process and the servers from navigation start to "drawn": on a 2-core machine the wall
  * time follows that total, not the main thread alone (docs/architecture.md, front-end bench).
@@ -20,7 +21,7 @@ import { ensureMenus, floorServer, navigate, signIn } from './run.js';
 const variants = JSON.parse(process.env.VARIANTS!) as Array<{ name: string; dist: string; ls?: Record<string, unknown>; env?: Record<string, string> }>;
 const N = Number(process.env.N ?? 50);
 const RUNS = Number(process.env.RUNS ?? 7);
-const latencyMs = Number(process.env.LATENCY_MS ?? 0);
+const network = { latencyMs: Number(process.env.LATENCY_MS ?? 0), downloadMbps: Number(process.env.DOWNLOAD_MBPS ?? 0) || undefined };
 const src = prepareData(2000, '');
 const servers = await Promise.all(variants.map(async (v, i) => {
   const dir = `/tmp/bench-ab-db-${i}`;
@@ -38,7 +39,7 @@ try {
   const floorCpu: number[] = [];
   const machine: Array<Array<Map<string, number>>> = variants.map(() => []);
   const floorMachine: Array<Map<string, number>> = [];
-  const product = (i: number) => navigate(browser, sessions[i]!, `${servers[i]!.url}/bench/list?pageSize=${N}`, N, { storage: variants[i]!.ls, cpu: cpu[i], machineCpu: machine[i], latencyMs });
+  const product = (i: number) => navigate(browser, sessions[i]!, `${servers[i]!.url}/bench/list?pageSize=${N}`, N, { storage: variants[i]!.ls, cpu: cpu[i], machineCpu: machine[i], network });
   const runs: number[][] = variants.map(() => []);
   const floorRuns: number[] = [];
   for (let i = 0; i < variants.length; i++) await product(i); // warm-up, not counted
@@ -48,7 +49,7 @@ try {
     const order = variants.map((_, i) => i);
     if (r % 2) order.reverse();
     for (const i of order) runs[i]!.push(await product(i));
-    if (floor) floorRuns.push(await navigate(browser, sessions[0]!, `${floor.url}/floor/?n=${N}`, N, { cpu: floorCpu, machineCpu: floorMachine, latencyMs }));
+    if (floor) floorRuns.push(await navigate(browser, sessions[0]!, `${floor.url}/floor/?n=${N}`, N, { cpu: floorCpu, machineCpu: floorMachine, network }));
   }
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   const kinds = (navs: Array<Map<string, number>>) =>

@@ -192,9 +192,15 @@ function mainThreadCpuMs(trace: Buffer): number {
   return cpu / 1000;
 }
 
+/** Emulated network conditions of a navigation: added round-trip time, download bandwidth (Mbit/s). */
+export interface Network {
+  latencyMs?: number;
+  downloadMbps?: number;
+}
+
 /**
  * One navigation in a cold context, "drawn and idle" (ms). `storage`: extra localStorage entries;
- * `latencyMs`: a round-trip time added to every request; `waterfall`: log its loads; `cpu`: the renderer main thread's CPU time (a trace); `machineCpu`: the
+ * `network`: a round-trip time added to every request and a download bandwidth (Chromium's emulation); `waterfall`: log its loads; `cpu`: the renderer main thread's CPU time (a trace); `machineCpu`: the
  * CPU time of every Chromium process and the servers from navigation start to "drawn" (/proc).
  */
 export async function navigate(
@@ -202,17 +208,19 @@ export async function navigate(
   session: LoginResult,
   url: string,
   rows: number,
-  opts: { waterfall?: boolean; storage?: Record<string, unknown>; cpu?: number[]; machineCpu?: Array<Map<string, number>>; latencyMs?: number } = {},
+  opts: { waterfall?: boolean; storage?: Record<string, unknown>; cpu?: number[]; machineCpu?: Array<Map<string, number>>; network?: Network } = {},
 ): Promise<number> {
   const ctx = await browser.newContext(CONTEXT);
   try {
     await ctx.addInitScript(initScript(session, rows, opts.storage));
     const page = await ctx.newPage();
-    // A network's round trip (Chromium's emulation adds it to every request), as on a campus network instead of
-    // loopback. Set on a page of the same origin: a navigation to another site moves to a new renderer without it.
-    if (opts.latencyMs) {
+    // A network's round trip and bandwidth (Chromium's emulation, on the bytes as sent), as on a campus network
+    // instead of loopback. Set on a page of the same origin: a navigation to another site moves to a new renderer without it.
+    const { latencyMs = 0, downloadMbps } = opts.network ?? {};
+    if (latencyMs || downloadMbps) {
       await page.goto(`${new URL(url).origin}${API}/actuator/health`);
-      await (await ctx.newCDPSession(page)).send('Network.emulateNetworkConditions', { offline: false, latency: opts.latencyMs, downloadThroughput: -1, uploadThroughput: -1 });
+      const downloadThroughput = downloadMbps ? (downloadMbps * 1e6) / 8 : -1; // bytes per second
+      await (await ctx.newCDPSession(page)).send('Network.emulateNetworkConditions', { offline: false, latency: latencyMs, downloadThroughput, uploadThroughput: -1 });
     }
     if (opts.cpu) await browser.startTracing(page, { categories: ['devtools.timeline'] });
     const before = opts.machineCpu && processCpu();
