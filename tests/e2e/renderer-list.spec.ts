@@ -146,6 +146,15 @@ test('a menu list page opened directly has its menu, schema and first rows from 
   expect(reports).toEqual([]);
 });
 
+test('a list page in its shell is styled by the pre-built antd stylesheet: no antd style generated in the browser', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/supervisor/term');
+  await expect(rows(page).first()).toBeVisible();
+  await expect(page.locator('.ant-layout-sider')).toBeVisible();
+  // @ant-design/cssinjs marks each style sheet it generates with data-css-hash (scripts/antd-styles.tsx pre-builds them).
+  expect(await page.locator('style[data-css-hash]').evaluateAll((s) => s.map((e) => e.getAttribute('data-css-hash')))).toEqual([]);
+});
+
 test('query-list: add, edit, detail, delete, batch delete, page lowered after delete', async ({ page }) => {
   await signIn(page);
   await page.goto('/list/query-list');
