@@ -6,7 +6,7 @@ import { extname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.js';
-import { log, median, report, summarize } from './lib.ts';
+import { log, mainThreadCpuMs, median, report, summarize } from './lib.ts';
 
 /**
  * The editable table (JEditableTable, 1,000 rows × 20 columns, always-edit, as the Rows1000 story)
@@ -54,14 +54,6 @@ const SCROLL_SCRIPT = `new Promise((done) => {
   };
   requestAnimationFrame(step);
 })`;
-
-interface TraceEvent { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }
-/** Renderer main-thread CPU (thread time of its top-level tasks) in a trace, ms. */
-function mainThreadCpuMs(trace: Buffer): number {
-  const events = (JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
-  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  return events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`)).reduce((s, e) => s + (e.tdur ?? 0), 0) / 1000;
-}
 
 const load = loadavg()[0]!;
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

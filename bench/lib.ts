@@ -81,3 +81,32 @@ export function processCpu(): Map<string, number> {
   }
   return byKind;
 }
+
+/**
+ * CPU time of the renderer's main thread in a trace (thread time of its top-level events): unlike
+ * wall-clock time it barely moves when other processes compete for the cores.
+ */
+export function mainThreadCpuMs(trace: Buffer): number {
+  type Ev = { name: string; ph: string; ts: number; dur?: number; tdur?: number; tid: number; pid: number; args?: { name?: string; data?: { url?: string; frames?: Array<{ processId: number; url: string }> } } };
+  const ev = (JSON.parse(trace.toString()) as { traceEvents: Ev[] }).traceEvents;
+  // The main thread of every renderer that showed the page when the trace started or loaded its resources during it
+  // (a navigation may move to a new renderer process), not the browser's own WebUI renderers (chrome:// pages),
+  // which a trace records as well.
+  const web = (url = '') => /^https?:/.test(url);
+  const pagePids = new Set([
+    ...ev.filter((e) => e.name === 'ResourceSendRequest' && web(e.args?.data?.url)).map((e) => e.pid),
+    ...ev.flatMap((e) => (e.name === 'TracingStartedInBrowser' ? (e.args?.data?.frames ?? []) : [])).filter((f) => web(f.url)).map((f) => f.processId),
+  ]);
+  const mains = ev.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && pagePids.has(e.pid));
+  if (!mains.length) throw new Error('no renderer main thread of the page in the trace');
+  let cpu = 0;
+  for (const main of mains) {
+    let end = 0; // top-level events only: nested ones are inside their parent's thread time
+    for (const e of ev.filter((x) => x.pid === main.pid && x.tid === main.tid && x.ph === 'X' && x.dur).sort((a, b) => a.ts - b.ts)) {
+      if (e.ts < end) continue;
+      cpu += e.tdur ?? 0;
+      end = e.ts + e.dur!;
+    }
+  }
+  return cpu / 1000;
+}

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { roleId } from '../../server/seed/data/org.js';
-import { type Figure, log, median, percentile, processCpu } from '../lib.js';
+import { type Figure, log, mainThreadCpuMs, median, percentile, processCpu } from '../lib.js';
 import { API, OUT, prepareData, ROOT, startServer } from '../server.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 
@@ -166,30 +166,6 @@ export async function settle(page: Page, needDrawn: boolean, timeout = 120_000):
     const last = Math.max(s.drawn, s.longEnd, s.resEnd, s.reqEnd); return performance.now() - last >= ${QUIET_MS} ? last : 0; })()`;
   const h = await page.waitForFunction(fn, undefined, { timeout, polling: 50 });
   return (await h.jsonValue()) as number;
-}
-
-/**
- * CPU time of the renderer's main thread in a trace (thread time of its top-level events): unlike
- * wall-clock time it barely moves when other processes compete for the cores.
- */
-function mainThreadCpuMs(trace: Buffer): number {
-  type Ev = { name: string; ph: string; ts: number; dur?: number; tdur?: number; tid: number; pid: number; args?: { name?: string; data?: { url?: string } } };
-  const ev = (JSON.parse(trace.toString()) as { traceEvents: Ev[] }).traceEvents;
-  // The main thread of every renderer that loaded the page's resources (a navigation may move to a new renderer
-  // process), not the browser's own WebUI renderers (chrome:// pages), which a trace records as well.
-  const pagePids = new Set(ev.filter((e) => e.name === 'ResourceSendRequest' && /^https?:/.test(e.args?.data?.url ?? '')).map((e) => e.pid));
-  const mains = ev.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && pagePids.has(e.pid));
-  if (!mains.length) throw new Error('no renderer main thread of the page in the trace');
-  let cpu = 0;
-  for (const main of mains) {
-    let end = 0; // top-level events only: nested ones are inside their parent's thread time
-    for (const e of ev.filter((x) => x.pid === main.pid && x.tid === main.tid && x.ph === 'X' && x.dur).sort((a, b) => a.ts - b.ts)) {
-      if (e.ts < end) continue;
-      cpu += e.tdur ?? 0;
-      end = e.ts + e.dur!;
-    }
-  }
-  return cpu / 1000;
 }
 
 /** Emulated network conditions of a navigation: added round-trip time, download bandwidth (Mbit/s). */
