@@ -3,6 +3,7 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import fastifyStatic from '@fastify/static';
+import { registerAssets } from './http/assets.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
@@ -86,31 +87,28 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean } = 
 
   const dist = resolve(ctx.cfg.staticDir);
   const hasSpa = existsSync(resolve(dist, 'index.html'));
-  // Every client-side route answers with the SPA's index page, under the CSP.
-  const sendIndex = (reply: FastifyReply) => {
-    const html = readFileSync(resolve(dist, 'index.html'), 'utf8');
-    return reply.header('Content-Security-Policy', indexCsp(html)).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html);
-  };
+  // Every client-side route answers with the SPA's index page, under the CSP: both read once (the build
+  // does not change while the server runs).
+  const index = hasSpa ? readFileSync(resolve(dist, 'index.html'), 'utf8') : '';
+  const csp = indexCsp(index);
+  const sendIndex = (reply: FastifyReply) =>
+    reply.header('Content-Security-Policy', csp).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(index);
   if (hasSpa) {
     await app.register(async (spa) => {
       spa.addHook('onRoute', (r) => {
         r.config = { ...r.config, auth: 'public' }; // the built front end is public by nature
       });
       spa.get('/', (_req, reply) => sendIndex(reply)); // the static handler would refuse the directory
+      registerAssets(spa, dist);
       await spa.register(fastifyStatic, {
         root: dist,
         prefix: '/',
         index: false,
-        // One route per built file, listed at start: no per-request directory reads (the wildcard route
-        // re-reads each directory on the path to check the file name's spelling), unknown paths 404.
+        // The build's other files (public/): one route per file, listed at start (no per-request directory
+        // reads), unknown paths 404; `.br`/`.gz` siblings sent to a browser that accepts them, no routes of their own.
         wildcard: false,
-        // The build writes `.br`/`.gz` beside each asset (vite.config.ts): sent in its place to a browser that
-        // accepts it; the compressed files are no routes of their own.
         preCompressed: true,
-        globIgnore: ['**/*.br', '**/*.gz'],
-        setHeaders: (res, path) => {
-          if (/\/assets\//.test(path)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
-        },
+        globIgnore: ['**/*.br', '**/*.gz', 'assets/**'],
       });
     });
   }

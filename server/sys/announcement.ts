@@ -6,6 +6,8 @@ import type { DB } from '../db/index.js';
 import { BizError, ok, page } from '../http/envelope.js';
 import { defineEntityHooks } from '../crud/hooks.js';
 import type { SessionUser } from '../auth/session.js';
+import dayjs from 'dayjs';
+import { cachedRows, rawRead } from '../db/read-cache.js';
 import { newId, now } from '../util.js';
 import { notifyUsers } from './notify.js';
 
@@ -34,6 +36,12 @@ const splitIds = (v: unknown) =>
     .filter(Boolean);
 
 /**
+ * How long a user's notice reads may be reused while neither announcement table is written (any write
+ * drops them at once, in every server process): the header polls listByUser for every signed-in user.
+ */
+const NOTICE_CACHE_MS = 60_000;
+
+/**
  * Read-receipt rows for published "ALL" announcements the user has none for yet (JeecgBoot does this on
  * listByUser). Looked for first: an insert is a write even when it adds nothing, and every write drops
  * read-cache entries and is announced to the other servers — on every notice poll of every user.
@@ -42,7 +50,7 @@ async function materialize(db: DB, userId: string) {
   const missing = sql`from sys_announcement a
     where a.send_status = '1' and a.del_flag = '0' and a.msg_type = 'ALL'
       and not exists (select 1 from sys_announcement_send s where s.annt_id = a.id and s.user_id = ${userId})`;
-  if (!(await sql`select 1 ${missing} limit 1`.execute(db)).rows.length) return;
+  if (!(await cachedRows(db, rawRead(db, sql`select 1 as one ${missing} limit 1`), NOTICE_CACHE_MS)).length) return;
   await sql`
     insert into sys_announcement_send (id, annt_id, user_id, read_flag)
     select md5(a.id || ${userId}), a.id, ${userId}, '0' ${missing}
@@ -120,18 +128,20 @@ export async function registerAnnouncement(api: FastifyInstance, ctx: ServerCont
     const user = req.user!;
     const size = Math.min(Math.max(Number((req.query as { pageSize?: string }).pageSize) || 5, 1), 50);
     await materialize(ctx.db, user.id);
-    // Both categories' newest unread notices and their totals in one statement: the header polls this for every user.
-    const unread = await sql<Record<string, unknown> & { msgCategory: string; rank: string; categoryTotal: string }>`
+    // Both categories' newest unread notices and their totals in one statement, through the read cache: the header
+    // polls this for every user. Notices are current to the minute (the statement's time is the minute's start).
+    const minute = dayjs().format('YYYY-MM-DD HH:mm:00');
+    const unread = await cachedRows(ctx.db, rawRead(ctx.db, sql<Record<string, unknown> & { msgCategory: string; rank: string; categoryTotal: string }>`
       select * from (
         select ${ANNT_COLUMNS}, s.read_flag as "readFlag", s.id as "sendId",
           row_number() over (partition by a.msg_category order by a.send_time desc) as rank,
           count(*) over (partition by a.msg_category) as "categoryTotal"
         from sys_announcement a join sys_announcement_send s on s.annt_id = a.id and s.user_id = ${user.id}
         where a.send_status = '1' and a.del_flag = '0' and s.read_flag = '0' and a.msg_category in ('1', '2')
-          and (a.end_time is null or a.end_time >= ${now()})
-      ) t where rank <= ${size} order by "sendTime" desc`.execute(ctx.db);
+          and (a.end_time is null or a.end_time >= ${minute})
+      ) t where rank <= ${size} order by "sendTime" desc`), NOTICE_CACHE_MS);
     const byCategory = (category: string) => {
-      const rows = unread.rows.filter((r) => r.msgCategory === category);
+      const rows = unread.filter((r) => r.msgCategory === category);
       return [rows.map(({ rank: _rank, categoryTotal: _total, ...notice }) => notice), Number(rows[0]?.categoryTotal ?? 0)] as const;
     };
     const [[anntMsgList, anntMsgTotal], [sysMsgList, sysMsgTotal]] = [byCategory('1'), byCategory('2')];

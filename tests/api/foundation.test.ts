@@ -79,6 +79,7 @@ describe('serving the built front end', () => {
       expect(r.headers['content-encoding'], accept).toBe(encoding);
       expect(r.headers['content-type'], accept).toMatch(/javascript/);
       expect(r.headers.vary, accept).toMatch(/accept-encoding/i);
+      expect(r.headers['cache-control'], accept).toBe('public, max-age=31536000, immutable'); // hashed names: cached for good
       expect(decode(r.rawPayload).toString(), accept).toBe('console.log(1)');
     }
     for (const path of ['/assets/app.js.br', '/assets/app.js.gz']) expect((await web.get(path)).statusCode, path).toBe(404);

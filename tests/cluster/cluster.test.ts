@@ -42,7 +42,7 @@ describe('two servers, one PostgreSQL', () => {
     }
   });
 
-  it('a notice published through one server reaches a websocket on the other', async () => {
+  it('a notice published through one server reaches a websocket on the other, and its notice list past its cache', async () => {
     const admin = await login(a.url, 'admin');
     const teacher = await login(b.url, 'teacher');
     const ws = new WebSocket(`ws://127.0.0.1:${b.port}${API}/websocket/${teacher.userId}`, [teacher.token]);
@@ -57,6 +57,9 @@ describe('two servers, one PostgreSQL', () => {
       });
     });
     const title = `集群通知 ${Date.now()}`;
+    // The header's poll on B, read through B's cache before the notice exists.
+    const unread = async () => ((await call(b.url, 'GET', '/sys/annountCement/listByUser?pageSize=50', { token: teacher.token })).json.result.anntMsgList as Array<{ titile: string }>).map((n) => n.titile);
+    expect(await unread()).not.toContain(title);
     const add = await call(a.url, 'POST', '/sys/annountCement/add', {
       token: admin.token,
       body: { titile: title, msgContent: '<p>两台服务器共享一个数据库</p>', msgType: 'ALL', priority: 'M', msgCategory: '1' },
@@ -70,6 +73,7 @@ describe('two servers, one PostgreSQL', () => {
     const msg = await Promise.race([received, new Promise((_, rej) => setTimeout(() => rej(new Error('no push within 2 s')), 2000))]);
     expect((msg as { msgId: string }).msgId).toBe(id);
     expect(Date.now() - started).toBeLessThan(2000);
+    await expect.poll(unread, { timeout: 1000, interval: 50 }).toContain(title);
     ws.close();
   });
 
