@@ -44,30 +44,29 @@ const ANTD_TABLE = new RegExp(
 );
 
 /**
- * Production builds link antd's component styles, pre-built for the default theme by
- * scripts/antd-styles.tsx, ahead of the app's CSS: the browser then skips generating them while the
- * first screen renders (docs/architecture.md, "antd styles").
+ * antd's component styles, pre-built for the default theme by scripts/antd-styles.tsx, as the CSS
+ * module `virtual:antd-static.css` (main.tsx imports it ahead of the app's CSS, so both are one
+ * stylesheet of the build): the browser then skips generating them while the first screen renders
+ * (docs/architecture.md, "antd styles"). Empty in development, where antd generates its styles itself.
  */
 export function antdStaticStyles(): Plugin {
+  const id = 'virtual:antd-static.css';
+  let build = false;
+  let css = '';
   return {
     name: 'antd-static-styles',
-    apply: 'build',
+    configResolved: (config) => void (build = config.command === 'build'),
     buildStart() {
-      const css = execFileSync(process.execPath, ['--import', 'tsx', dir('./scripts/antd-styles.tsx')], {
+      if (!build) return;
+      css = execFileSync(process.execPath, ['--import', 'tsx', dir('./scripts/antd-styles.tsx')], {
         cwd: dir('.'),
         env: { ...process.env, NODE_ENV: 'production' },
         maxBuffer: 64 << 20,
+        encoding: 'utf8',
       });
-      this.emitFile({ type: 'asset', name: 'antd.css', source: css });
     },
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        const asset = Object.values(ctx.bundle ?? {}).find((f) => f.type === 'asset' && f.names?.includes('antd.css'));
-        if (!asset) return [];
-        return [{ tag: 'link', attrs: { rel: 'stylesheet', href: `/${asset.fileName}` }, injectTo: 'head-prepend' }];
-      },
-    },
+    resolveId: (source) => (source === id ? `\0${id}` : undefined),
+    load: (resolved) => (resolved === `\0${id}` ? css : undefined),
   };
 }
 
@@ -157,6 +156,9 @@ export default defineConfig(({ mode }) => ({
   build: {
     outDir: 'dist',
     chunkSizeWarningLimit: 1500,
+    // antd's pre-built styles stay as antd wrote them (the CSS minifier rounds numbers: line heights moved by
+    // sub-pixels); the files are sent compressed.
+    cssMinify: false,
     rolldownOptions: {
       output: {
         codeSplitting: {
@@ -165,11 +167,12 @@ export default defineConfig(({ mode }) => ({
             // chunks evaluate. With it: Vite's dynamic-import preload helper and the password rules the main layout
             // shares with lazy pages (each would otherwise be a request of its own).
             { name: 'boot', test: /[\\/]src[\\/]boot\.ts$|preload-helper|[\\/]server[\\/]auth[\\/]password-policy\.ts$/, priority: 50 },
-            // The list page's renderer in one chunk, with the page warmer (renderer/warm.ts, loaded at boot for a list page's
+            // The main layout (src/layouts, its router modules) and the list page's renderer in one chunk — every signed-in
+            // page loads both at boot (src/boot.ts) — with the page warmer (renderer/warm.ts, loaded at boot for a list page's
             // first request), the modules they share, and the small modules the main layout shares with them (the lazy
             // overlays, the scroll-edge check): ListPage is also imported by the lazy online page, which would split it off,
             // and a shared module alone would be a request of its own.
-            { name: 'renderer', test: /[\\/](src[\\/]components[\\/]LazyOverlay\.tsx|renderer[\\/](warm|listRequest|listQuery|scope|urls|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/](useStableCallback|hiddenBeyond)\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
+            { name: 'renderer', test: /[\\/](src[\\/]layouts[\\/](?!UserLayout)[^\\/]+\.tsx?|src[\\/]router[\\/](resolve|static-routes|lookup)\.tsx?|src[\\/]components[\\/]moveFocus\.ts|src[\\/]components[\\/]LazyOverlay\.tsx|renderer[\\/](warm|listRequest|listQuery|scope|urls|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/](useStableCallback|hiddenBeyond)\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
             // React with the entry's other small libraries (dayjs, jotai's React bindings): one request fewer.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|dayjs|jotai)[\\/]/, priority: 40 },
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.

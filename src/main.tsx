@@ -1,6 +1,8 @@
 // First: its requests leave before the rest of the entry is evaluated (src/boot.ts).
 import { layoutAtBoot } from './boot';
-// antd's reset and the app's base styles, ahead of every component's.
+// antd's pre-built component styles (production builds, vite.config.ts), then antd's reset and the app's
+// base styles, ahead of every component's: one stylesheet.
+import 'virtual:antd-static.css';
 import './app.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -29,7 +29,7 @@ interface Asset {
 export function registerAssets(app: FastifyInstance, dist: string): void {
   const dir = join(dist, 'assets');
   const assets = new Map<string, Asset>();
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir);
   } catch {

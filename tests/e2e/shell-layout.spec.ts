@@ -225,3 +225,16 @@ test('department choice at sign-in and department switch', async ({ page, reques
   expect(await orgCode()).toBe(root.orgCode);
   await expect(page.locator('.basic-layout')).toBeVisible();
 });
+
+test('the boot spinner shows only when the app takes longer than 0.4 s to start', async ({ page }) => {
+  // The app's scripts held back: the page stays on its boot spinner.
+  await page.route(/\/assets\/.+\.js$/, () => undefined);
+  await page.goto('/user/login', { waitUntil: 'commit' });
+  const spinner = page.locator('.boot-spin');
+  // [ms since the spinner's animation started (its first 0.4 s are its delay), its opacity]
+  const state = () => spinner.evaluate((el) => [Number(el.getAnimations()[0]?.currentTime ?? -1), Number(getComputedStyle(el).opacity)] as const);
+  const [at, opacity] = await state();
+  if (at < 400) expect(opacity, `${at} ms in`).toBe(0); // a fast start draws no spinner
+  await expect.poll(async () => (await state())[1], { timeout: 3_000 }).toBe(1);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
