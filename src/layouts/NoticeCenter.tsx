@@ -78,9 +78,12 @@ function useNoticeSocket(userId: string | undefined, token: string, onPush: () =
       };
       ws.onerror = () => ws?.close();
     };
-    connect();
+    // The first connection waits until the browser is idle (2 s at most): the list is fetched on mount and polled, so
+    // the socket is not needed for the first screen, and its handshake then does not compete with the page's first render.
+    const first = window.requestIdleCallback?.(connect, { timeout: 2_000 }) ?? window.setTimeout(connect, 0);
     return () => {
       stopped = true;
+      (window.cancelIdleCallback ?? window.clearTimeout)(first);
       window.clearInterval(beat);
       window.clearTimeout(waitReply);
       window.clearTimeout(retry);
