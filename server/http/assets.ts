@@ -1,17 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { Negotiator } from '@fastify/accept-negotiator';
+import { isUtf8MimeType, mime } from '@fastify/send';
 import type { FastifyInstance } from 'fastify';
 
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json; charset=utf-8',
-};
+/** The Content-Type @fastify/static sends for a file (its @fastify/send's table and charset rule). */
+function contentType(name: string): string {
+  const type = mime.getType(name) ?? 'application/octet-stream';
+  return isUtf8MimeType(type) ? `${type}; charset=utf-8` : type;
+}
 
 interface Asset {
   type: string;
@@ -29,9 +26,9 @@ interface Asset {
 export function registerAssets(app: FastifyInstance, dist: string): void {
   const dir = join(dist, 'assets');
   const assets = new Map<string, Asset>();
-  let names: string[];
+  let names: Set<string>;
   try {
-    names = readdirSync(dir);
+    names = new Set(readdirSync(dir));
   } catch {
     return; // a build without assets
   }
@@ -39,8 +36,8 @@ export function registerAssets(app: FastifyInstance, dist: string): void {
     if (/\.(br|gz)$/.test(name) || !statSync(join(dir, name)).isFile()) continue;
     const bodies: Asset['bodies'] = { identity: readFileSync(join(dir, name)) };
     for (const [suffix, encoding] of [['.br', 'br'], ['.gz', 'gzip']] as const)
-      if (names.includes(name + suffix)) bodies[encoding] = readFileSync(join(dir, name + suffix));
-    assets.set(name, { type: TYPES[extname(name)] ?? 'application/octet-stream', bodies });
+      if (names.has(name + suffix)) bodies[encoding] = readFileSync(join(dir, name + suffix));
+    assets.set(name, { type: contentType(name), bodies });
   }
   const negotiator = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'], cache: new Map() });
 
