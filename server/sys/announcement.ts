@@ -8,7 +8,7 @@ import { defineEntityHooks } from '../crud/hooks.js';
 import type { SessionUser } from '../auth/session.js';
 import dayjs from 'dayjs';
 import { cachedRows, rawRead } from '../db/read-cache.js';
-import { newId, now } from '../util.js';
+import { fmt, newId, now } from '../util.js';
 import { notifyUsers } from './notify.js';
 
 const PERM = 'system:announcement';
@@ -130,7 +130,7 @@ export async function registerAnnouncement(api: FastifyInstance, ctx: ServerCont
     await materialize(ctx.db, user.id);
     // Both categories' newest unread notices and their totals in one statement, through the read cache: the header
     // polls this for every user. Notices are current to the minute (the statement's time is the minute's start).
-    const minute = dayjs().format('YYYY-MM-DD HH:mm:00');
+    const minute = fmt(dayjs().startOf('minute'));
     const unread = await cachedRows(ctx.db, rawRead(ctx.db, sql<Record<string, unknown> & { msgCategory: string; rank: string; categoryTotal: string }>`
       select * from (
         select ${ANNT_COLUMNS}, s.read_flag as "readFlag", s.id as "sendId",
