@@ -3,9 +3,10 @@ import { Badge, Button, Empty, List, Modal, Tabs, Tag } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useAtomValue } from 'jotai';
 import { useNavigate } from 'react-router-dom';
-import { API_BASE, http, withFileTokens } from '@/http/client';
+import { API_BASE, http, withFileTokens, type Envelope } from '@/http/client';
 import { tokenAtom, userInfoAtom } from '@/session/store';
 import { LazyPopover } from '@/components/LazyOverlay';
+import { arrivedEarly, takeEarly } from '@/session/prefetch';
 
 /** One item of listByUser (JeecgBoot field names, `titile` sic). */
 export interface Notice {
@@ -27,6 +28,8 @@ interface NoticeList {
 }
 
 const EMPTY: NoticeList = { anntMsgList: [], anntMsgTotal: 0, sysMsgList: [], sysMsgTotal: 0 };
+/** listByUser's answer as the list shown (undefined for a failed answer). */
+const noticeList = (r: Envelope<NoticeList> | undefined): NoticeList | undefined => (r?.success ? { ...EMPTY, ...r.result } : undefined);
 const POLL_MS = 6_000;
 const HEARTBEAT_MS = 20_000;
 const HEARTBEAT_TIMEOUT_MS = 20_000;
@@ -127,7 +130,10 @@ export function NoticeCenter() {
   const user = useAtomValue(userInfoAtom);
   const token = useAtomValue(tokenAtom);
   const nav = useNavigate();
-  const [data, setData] = useState<NoticeList>(EMPTY);
+  // The list asked for while the page loaded (src/session/early-requests.ts), when it is already here,
+  // is in the first render: no second render and commit of the header (and its badge) as the page is drawn.
+  const [early] = useState(() => arrivedEarly('notices') as Envelope<NoticeList> | undefined);
+  const [data, setData] = useState<NoticeList>(() => noticeList(early) ?? EMPTY);
   const [open, setOpen] = useState(false);
   const [detail, setDetail] = useState<Notice | null>(null);
   const polling = useRef(true);
@@ -144,12 +150,21 @@ export function NoticeCenter() {
 
   useEffect(() => {
     polling.current = true;
-    void load();
+    // The first load: the early answer (drawn already, or still on its way), else asked now.
+    const asked = takeEarly('notices') as Promise<Envelope<NoticeList> | undefined> | undefined;
+    if (!asked) void load();
+    else
+      void asked.then((r) => {
+        if (r === early) return;
+        const list = noticeList(r);
+        if (list) setData(list);
+        else void load();
+      });
     const t = window.setInterval(() => {
       if (polling.current) void load();
     }, POLL_MS);
     return () => window.clearInterval(t);
-  }, [load]);
+  }, [load, early]);
 
   useNoticeSocket(user?.id, token, () => void load());
 

@@ -70,27 +70,42 @@ interface RouteAnswer {
   list?: { url: string; params: Record<string, unknown>; answer: Envelope };
 }
 
+type EarlyName = 'permissions' | 'route' | 'notices';
+
 /** What src/session/early-requests.ts (inline in index.html) asked for before the entry loaded. */
-interface EarlyRequests {
-  path: string;
-  search: string;
-  token: string;
-  permissions?: Promise<Envelope | undefined>;
-  route?: Promise<Envelope | undefined>;
+type EarlyRequests = { path: string; search: string; token: string; arrived?: Partial<Record<EarlyName, Envelope>> } & {
+  [name in EarlyName]?: Promise<Envelope | undefined>;
+};
+
+/** The early requests, when they were asked for this session and this page. */
+function earlyRequests(): EarlyRequests | undefined {
+  const early = (window as { __early?: EarlyRequests }).__early;
+  const same = !!early && early.token === getDefaultStore().get(tokenAtom) && early.path === window.location.pathname && early.search === window.location.search;
+  return same ? early : undefined;
 }
 
 /**
  * An answer src/session/early-requests.ts asked for while the page loaded (consumed once): the menu,
- * or where the path leads. Undefined when it did not ask, or asked for another session or page. The
- * promise resolves to undefined on anything but HTTP 200 (the caller then asks the usual way).
+ * where the path leads, or the header's notice list. Undefined when it did not ask, or asked for
+ * another session or page. The promise resolves to undefined on anything but HTTP 200 (the caller
+ * then asks the usual way).
  */
-export function takeEarly(name: 'permissions' | 'route'): Promise<Envelope | undefined> | undefined {
+export function takeEarly(name: EarlyName): Promise<Envelope | undefined> | undefined {
   const early = (window as { __early?: EarlyRequests }).__early;
   const p = early?.[name];
   if (!early || !p) return undefined;
   early[name] = undefined;
-  const same = early.token === getDefaultStore().get(tokenAtom) && early.path === window.location.pathname && early.search === window.location.search;
-  return same ? p : undefined;
+  return earlyRequests() ? p : undefined;
+}
+
+/**
+ * The successful answer to early request `name` if it has already come in and is not yet taken, for a
+ * first render that shows it at once (not consumed: the component then takes it with `takeEarly`).
+ */
+export function arrivedEarly(name: EarlyName): Envelope | undefined {
+  const early = earlyRequests();
+  const answer = early?.[name] && early.arrived?.[name];
+  return answer?.success ? answer : undefined;
 }
 
 /** Registers what a route answer leading to `pageId` carries: the page's schema and its first list request's answer. */

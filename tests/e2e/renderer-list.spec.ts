@@ -132,8 +132,10 @@ test('a menu list page opened directly has its menu, schema and first rows from 
     if (u.pathname.startsWith('/jeecg-boot/')) asked.push(u.pathname.replace('/jeecg-boot', ''));
   });
   const route = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/schema/route'));
+  const notices = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/sys/annountCement/listByUser'));
   await page.goto('/supervisor/term');
   const answer = (await (await route).json()) as { result: { component: string; list: { url: string; answer: { result: { total: number } } } } };
+  const unread = ((await (await notices).json()) as { result: { anntMsgTotal: number; sysMsgTotal: number } }).result;
   expect(answer.result).toMatchObject({ component: 'supervisor/TermList', list: { url: '/supervisor/term/list' } });
   const n = Math.min(10, answer.result.list.answer.result.total);
   expect(n).toBeGreaterThan(0);
@@ -143,6 +145,11 @@ test('a menu list page opened directly has its menu, schema and first rows from 
   expect(asked.filter((p) => p === '/sys/permission/getUserPermissionByToken')).toHaveLength(1);
   expect(asked.filter((p) => p === '/schema/route')).toHaveLength(1);
   expect(asked.filter((p) => p === '/supervisor/term/list' || p.startsWith('/schema/page/'))).toEqual([]);
+  // The header's notice list too (the notice centre's first load; its 6 s poll has not come round yet).
+  expect(asked.filter((p) => p === '/sys/annountCement/listByUser')).toHaveLength(1);
+  const count = unread.anntMsgTotal + unread.sysMsgTotal;
+  expect(count).toBeGreaterThan(0); // the demo admin has unread notices
+  await expect(page.getByTestId('notice-badge').locator('.ant-badge-count')).toHaveAttribute('title', String(count));
   expect(reports).toEqual([]);
 });
 

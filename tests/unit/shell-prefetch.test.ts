@@ -4,7 +4,7 @@ import type { InternalAxiosRequestConfig } from 'axios';
 import { axiosInstance } from '@/http/client';
 import { tokenAtom, userInfoAtom, type MenuNode } from '@/session/store';
 import {
-  clearPrefetch, firstList, firstListDone, GUESS_TTL_MS, onMenu, peekSchemaGuess, putListGuess, quietGet, startBootPrefetch, takeEarly, takeSchemaGuess,
+  arrivedEarly, clearPrefetch, firstList, firstListDone, GUESS_TTL_MS, onMenu, peekSchemaGuess, putListGuess, quietGet, startBootPrefetch, takeEarly, takeSchemaGuess,
 } from '@/session/prefetch';
 import { clearSession, loadPermissions } from '@/session/actions';
 import { prefetchRoutes } from '@/router/menu';
@@ -241,6 +241,25 @@ describe('the early requests of the page load (src/session/early-requests.ts →
     setEarly({ path: '/', search: '', permissions: Promise.resolve(undefined) }); // e.g. HTTP 401
     await loadPermissions().catch(() => undefined);
     expect(seen.map((c) => c.url)).toContain('/sys/permission/getUserPermissionByToken');
+  });
+
+  it('an answer that has already come in is at hand for a first render, without taking it: only a successful one, for this session and page', async () => {
+    signIn('u1');
+    history.replaceState(null, '', '/records?pageSize=20');
+    const notices = ok({ anntMsgTotal: 2 });
+    setEarly({ notices: Promise.resolve(notices), arrived: { notices } });
+    expect(arrivedEarly('notices')).toBe(notices);
+    expect(arrivedEarly('notices')).toBe(notices); // looking does not take it
+    await expect(takeEarly('notices')).resolves.toBe(notices);
+    expect(arrivedEarly('notices')).toBeUndefined(); // taken
+    setEarly({ notices: new Promise(() => undefined), arrived: {} });
+    expect(arrivedEarly('notices')).toBeUndefined(); // still on its way
+    setEarly({ notices: Promise.resolve(undefined), arrived: { notices: { success: false } } });
+    expect(arrivedEarly('notices')).toBeUndefined();
+    setEarly({ token: 'other', notices: Promise.resolve(notices), arrived: { notices } });
+    expect(arrivedEarly('notices')).toBeUndefined();
+    setEarly({ path: '/elsewhere', notices: Promise.resolve(notices), arrived: { notices } });
+    expect(arrivedEarly('notices')).toBeUndefined();
   });
 
   it('is not used for another session or another page', () => {
