@@ -1,9 +1,9 @@
 /*
  * Inlined into index.html ahead of the stylesheets and the entry (the `earlyRequests` plugin in
  * vite.config.ts), so it runs while the page is still being parsed: a signed-in visit to a main-layout
- * path asks at once for the menu (GET /sys/permission/getUserPermissionByToken), for where the path
- * leads (GET /schema/route, answered with the page's schema and, for a list page, its first rows) and
- * for the header's notice list (GET /sys/annountCement/listByUser, the notice centre's first load).
+ * path asks at once for the menu (GET /sys/permission/getUserPermissionByToken) and for where the path
+ * leads (GET /schema/route, answered with the page's schema and, for a list page, its first rows), and
+ * then for the header's notice list (GET /sys/annountCement/listByUser, the notice centre's first load).
  * The entry's own requests could only leave once its whole module graph had been downloaded and
  * compiled; these are answered by then. src/session/prefetch.ts (`takeEarly`, `arrivedEarly`) hands
  * the answers to the app: an answer other than HTTP 200 is undefined there, and the app asks again in
