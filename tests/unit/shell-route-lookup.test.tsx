@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter, Routes, useLocation, type Location } from 'react-router-dom';
+import { matchRoutes, MemoryRouter, Routes, useLocation, type Location } from 'react-router-dom';
 import { routeLookup } from '@/router/lookup';
 import type { RouteDef } from '@/router/menu';
 
@@ -17,6 +17,26 @@ describe('main layout route lookup', () => {
     expect(online?.params).toEqual({ code: 'abc' });
     expect(lookup('/system/user')?.def.title).toBe('users');
     expect(lookup('/nowhere')).toBeUndefined();
+  });
+
+  it("a route's own static path finds the route React Router would (any case, trailing slash, the first of equal ones, above parameters and splats)", () => {
+    const many = [
+      def('/docs/*', 'docs splat'), def('/docs/:page', 'docs page'), def('/docs/guide', 'guide'), def('/Docs/Guide', 'guide again'),
+      def('/a/b/', 'slash'), def('/x', 'x'), def('/', 'root'), def('/online/list/:code', 'online'),
+    ];
+    // An optional segment's route also matches its shorter path, equal in rank to a static one listed after it.
+    const withOptional = [def('/x/:id?', 'optional'), ...many];
+    for (const list of [many, withOptional]) {
+      const lookup = routeLookup(list);
+      const routes = list.map((d) => ({ path: d.path, d }));
+      for (const path of ['/docs/guide', '/DOCS/guide', '/docs/guide/', '/docs/other', '/docs/a/b', '/a/b', '/a/b/', '/x', '/x/1', '/', '/online/list/a:b', '/nowhere']) {
+        const rr = matchRoutes(routes, path)?.[0];
+        expect(lookup(path)?.def, path).toBe(rr && (rr.route as (typeof routes)[number]).d);
+        expect(lookup(path)?.params ?? null, path).toEqual(rr ? rr.params : null);
+      }
+    }
+    expect(routeLookup(many)('/docs/guide')?.def.title).toBe('guide');
+    expect(routeLookup(withOptional)('/x')?.def.title).toBe('optional');
   });
 
   it('matches a path once: the same answer and the same <Route> element on every later render', () => {
