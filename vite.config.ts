@@ -47,26 +47,29 @@ const ANTD_TABLE = new RegExp(
  * antd's component styles, pre-built for the default theme by scripts/antd-styles.tsx, as the CSS
  * module `virtual:antd-static.css` (main.tsx imports it ahead of the app's CSS, so both are one
  * stylesheet of the build): the browser then skips generating them while the first screen renders
- * (docs/architecture.md, "antd styles"). Empty in development, where antd generates its styles itself.
+ * (docs/architecture.md, "antd styles"). With them, that theme's map token as `virtual:antd-map-token`
+ * (src/theme.ts `withBuiltMapToken`). Empty and null in development, where antd does both itself.
  */
 export function antdStaticStyles(): Plugin {
-  const id = 'virtual:antd-static.css';
+  const ids: Record<string, string> = { 'virtual:antd-static.css': '', 'virtual:antd-map-token': 'export default null;' };
   let build = false;
-  let css = '';
   return {
     name: 'antd-static-styles',
     configResolved: (config) => void (build = config.command === 'build'),
     buildStart() {
       if (!build) return;
-      css = execFileSync(process.execPath, ['--import', 'tsx', dir('./scripts/antd-styles.tsx')], {
+      const out = execFileSync(process.execPath, ['--import', 'tsx', dir('./scripts/antd-styles.tsx')], {
         cwd: dir('.'),
         env: { ...process.env, NODE_ENV: 'production' },
         maxBuffer: 64 << 20,
         encoding: 'utf8',
       });
+      const { css, mapToken } = JSON.parse(out) as { css: string; mapToken: unknown };
+      ids['virtual:antd-static.css'] = css;
+      ids['virtual:antd-map-token'] = `export default ${JSON.stringify(mapToken)};`;
     },
-    resolveId: (source) => (source === id ? `\0${id}` : undefined),
-    load: (resolved) => (resolved === `\0${id}` ? css : undefined),
+    resolveId: (source) => (Object.hasOwn(ids, source) ? `\0${source}` : undefined),
+    load: (resolved) => (resolved.startsWith('\0') && Object.hasOwn(ids, resolved.slice(1)) ? ids[resolved.slice(1)] : undefined),
   };
 }
 

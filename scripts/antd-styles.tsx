@@ -1,7 +1,7 @@
 /**
  * Prints the styles of the antd components on the first screens (sign-in, the shell, home, list and
  * form pages) for the default theme as one CSS text, for the production build (vite.config.ts links it
- * before the app's own CSS). antd 5 otherwise generates each component's CSS in the browser on first
+ * before the app's own CSS), with that theme's map token (`{ css, mapToken }` as JSON). antd 5 otherwise generates each component's CSS in the browser on first
  * use (CSS-in-JS): serialising, hashing and injecting dozens of style sheets while the first screen
  * renders. The CSS ends with @ant-design/cssinjs's cache-path map, so at run time every style found
  * here is skipped; anything not here (another component, another primary colour, a component state not
@@ -15,7 +15,7 @@ import { createElement, Fragment, type ComponentType, type ReactNode } from 'rea
 import { renderToString } from 'react-dom/server';
 import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
 import * as antd from 'antd';
-import { appTheme, DEFAULT_PRIMARY_COLOR } from '../src/theme';
+import { appTheme, DEFAULT_PRIMARY_COLOR, mapTokenOf } from '../src/theme';
 import { leanResets } from './antd-resets';
 
 const { App, ConfigProvider } = antd;
@@ -56,4 +56,4 @@ for (const [name, C] of Object.entries(antd as unknown as Record<string, Compone
   }
 }
 renderToString(within(createElement(Fragment)));
-process.stdout.write(leanResets(extractStyle(cache, true)));
+process.stdout.write(JSON.stringify({ css: leanResets(extractStyle(cache, true)), mapToken: mapTokenOf(theme) }));

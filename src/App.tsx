@@ -9,7 +9,8 @@ import dayjs from 'dayjs';
 import { useAtomValue } from 'jotai';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { settingsAtom } from '@/settings/store';
-import { appTheme } from '@/theme';
+import { appTheme, withBuiltMapToken } from '@/theme';
+import builtMapToken from 'virtual:antd-map-token';
 import { setFeedback } from '@/feedback';
 import { tokenAtom } from '@/session/store';
 import { afterLoginTarget, loginRedirectUrl, prefetchPermissions } from '@/session/actions';
@@ -108,7 +109,7 @@ function useReducedMotion(): boolean {
 export function App() {
   const s = useAtomValue(settingsAtom);
   const reducedMotion = useReducedMotion();
-  const themeConfig = useMemo(() => appTheme(s.primaryColor), [s.primaryColor]);
+  const themeConfig = useMemo(() => withBuiltMapToken(appTheme(s.primaryColor), builtMapToken), [s.primaryColor]);
   useEffect(() => {
     document.body.classList.toggle('colorWeak', s.colorWeak);
   }, [s.colorWeak]);

@@ -1,4 +1,4 @@
-import { theme, type ThemeConfig } from 'antd';
+import { theme, type MappingAlgorithm, type ThemeConfig } from 'antd';
 
 /** The default primary colour (拂晓蓝, SPEC §9). */
 export const DEFAULT_PRIMARY_COLOR = '#1890FF';
@@ -11,3 +11,37 @@ export const appTheme = (primary: string): ThemeConfig => ({
   algorithm: theme.defaultAlgorithm,
   token: { colorPrimary: primary, colorLink: primary, borderRadius: 4 },
 });
+
+type Token = Record<string, unknown>;
+/** A theme's seed token and the map token antd's algorithms derive from it. */
+export interface MapTokenOf {
+  seed: Token;
+  map: Token;
+}
+
+const algorithmsOf = (config: ThemeConfig) => [config.algorithm ?? theme.defaultAlgorithm].flat();
+const derive = (algorithms: MappingAlgorithm[], seed: Token, map?: Token) =>
+  algorithms.reduce<Token | undefined>((m, a) => a(seed as never, m as never) as unknown as Token, map)!;
+
+/** The map token of `config`, derived as antd derives it: its algorithms in turn on antd's default seed with the theme's tokens. */
+export function mapTokenOf(config: ThemeConfig): MapTokenOf {
+  const seed = { ...theme.defaultSeed, ...config.token } as Token;
+  return { seed, map: derive(algorithmsOf(config), seed) };
+}
+
+const sameValues = (a: Token, b: Token) => {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+};
+
+/**
+ * `config` answering its seed with the map token the build derived for it (`mapTokenOf`, in
+ * `virtual:antd-map-token`), so the browser does not work out antd's colour palettes while the first
+ * screen renders; any other seed (another primary colour from the settings) is derived as before.
+ */
+export function withBuiltMapToken(config: ThemeConfig, built: MapTokenOf | null): ThemeConfig {
+  if (!built) return config;
+  const algorithms = algorithmsOf(config);
+  const algorithm = ((seed: Token, map?: Token) => (sameValues(seed, built.seed) ? { ...built.map } : derive(algorithms, seed, map))) as unknown as MappingAlgorithm;
+  return { ...config, algorithm };
+}
