@@ -1,7 +1,8 @@
 /**
  * Prints the styles of the antd components on the first screens (sign-in, the shell, home, list and
  * form pages) for the default theme as one CSS text, for the production build (vite.config.ts links it
- * before the app's own CSS), with that theme's map token (`{ css, mapToken }` as JSON). antd 5 otherwise generates each component's CSS in the browser on first
+ * before the app's own CSS), with that theme's map token (`{ css, mapToken }` as JSON). antd 5
+ * otherwise generates each component's CSS in the browser on first
  * use (CSS-in-JS): serialising, hashing and injecting dozens of style sheets while the first screen
  * renders. The CSS ends with @ant-design/cssinjs's cache-path map, so at run time every style found
  * here is skipped; anything not here (another component, another primary colour, a component state not
