@@ -20,7 +20,7 @@ describe("antd's map token derived at build time (src/theme.ts)", () => {
   });
 
   it('answers the seed it was derived for with a copy of the built map token, and derives any other seed', () => {
-    const algorithm = withBuiltMapToken(appTheme(DEFAULT_PRIMARY_COLOR), built).algorithm as (seed: unknown) => Record<string, unknown>;
+    const algorithm = withBuiltMapToken(appTheme(DEFAULT_PRIMARY_COLOR), built).algorithm as unknown as (seed: unknown) => Record<string, unknown>;
     const first = algorithm({ ...built.seed });
     expect(first).toEqual(built.map);
     expect(first).not.toBe(built.map);
