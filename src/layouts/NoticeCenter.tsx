@@ -141,8 +141,9 @@ export function NoticeCenter() {
   const load = useCallback(async () => {
     try {
       const r = await http.get<NoticeList>('/sys/annountCement/listByUser', { pageSize: 5 });
-      if (!r.success) throw new Error(r.message);
-      setData({ ...EMPTY, ...r.result });
+      const list = noticeList(r);
+      if (!list) throw new Error(r.message);
+      setData(list);
     } catch {
       polling.current = false; // SPEC §6: polling stops on list failure
     }
