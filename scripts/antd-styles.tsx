@@ -16,10 +16,10 @@ import { createElement, Fragment, type ComponentType, type ReactNode } from 'rea
 import { renderToString } from 'react-dom/server';
 import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
 import * as antd from 'antd';
-import { appTheme, DEFAULT_PRIMARY_COLOR, mapTokenOf } from '../src/theme';
+import { appTheme, DEFAULT_PRIMARY_COLOR, mapTokenOf, ThemedConfigProvider } from '../src/theme';
 import { leanResets } from './antd-resets';
 
-const { App, ConfigProvider } = antd;
+const { App } = antd;
 
 // Components drawn with props that make them register all their styles (or that need some to render).
 const special: Record<string, (C: ComponentType<any>) => ReactNode> = {
@@ -47,7 +47,7 @@ const FIRST_SCREENS = new Set([
 const cache = createCache();
 const theme = appTheme(DEFAULT_PRIMARY_COLOR);
 const within = (node: ReactNode) =>
-  createElement(StyleProvider, { cache }, createElement(ConfigProvider, { theme }, createElement(App, null, node)));
+  createElement(StyleProvider, { cache }, createElement(ThemedConfigProvider, { theme }, createElement(App, null, node)));
 for (const [name, C] of Object.entries(antd as unknown as Record<string, ComponentType<any>>)) {
   if (!FIRST_SCREENS.has(name) || (typeof C !== 'function' && typeof C !== 'object')) continue;
   try {

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useState } from 'react';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { App as AntApp } from 'antd';
 import { Provider as MotionProvider } from 'rc-motion';
 import { PageSpin } from '@/components/PageSpin';
 import { ErrorBoundary } from '@/components/ErrorBoundary';
@@ -9,7 +9,7 @@ import dayjs from 'dayjs';
 import { useAtomValue } from 'jotai';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { settingsAtom } from '@/settings/store';
-import { appTheme, withBuiltMapToken } from '@/theme';
+import { appTheme, ThemedConfigProvider, withBuiltMapToken } from '@/theme';
 import builtMapToken from 'virtual:antd-map-token';
 import { setFeedback } from '@/feedback';
 import { tokenAtom } from '@/session/store';
@@ -117,7 +117,7 @@ export function App() {
     document.documentElement.style.setProperty('--app-primary', s.primaryColor);
   }, [s.primaryColor]);
   return (
-    <ConfigProvider locale={zhCN} theme={themeConfig}>
+    <ThemedConfigProvider locale={zhCN} theme={themeConfig}>
       {/* With reduced motion asked for, antd's opening and closing animations are off (the theme, and so the pre-built styles, stay the same). */}
       <MotionProvider motion={!reducedMotion}>
         <AntApp>
@@ -130,6 +130,6 @@ export function App() {
           </BrowserRouter>
         </AntApp>
       </MotionProvider>
-    </ConfigProvider>
+    </ThemedConfigProvider>
   );
 }

@@ -1,4 +1,6 @@
-import { theme, type MappingAlgorithm, type ThemeConfig } from 'antd';
+import { createElement, useMemo } from 'react';
+import { ConfigProvider, theme, type ConfigProviderProps, type MappingAlgorithm, type ThemeConfig } from 'antd';
+import { createTheme } from '@ant-design/cssinjs';
 
 /** The default primary colour (拂晓蓝, SPEC §9). */
 export const DEFAULT_PRIMARY_COLOR = '#1890FF';
@@ -44,4 +46,20 @@ export function withBuiltMapToken(config: ThemeConfig, built: MapTokenOf | null)
   const algorithms = algorithmsOf(config);
   const algorithm = ((seed: Token, map?: Token) => (sameValues(seed, built.seed) ? { ...built.map } : derive(algorithms, seed, map))) as unknown as MappingAlgorithm;
   return { ...config, algorithm };
+}
+
+/**
+ * antd's ConfigProvider under a design-token context of its own theme. ConfigProvider styles the icon
+ * reset with its parent's token, which at the top of the tree is antd's default theme: derived in the
+ * browser (palettes, alias token, hash) for that one style alone. With the same theme above it, the
+ * token is the app's, derived once for both (one definition for the app and the build's extraction).
+ */
+export function ThemedConfigProvider(props: ConfigProviderProps & { theme: ThemeConfig }) {
+  const config = props.theme;
+  const parent = useMemo(() => {
+    // As ConfigProvider builds its own context: the seed merged over antd's default, a theme of the same algorithms, hashed.
+    const token = { ...theme.defaultSeed, ...config.token };
+    return { theme: createTheme(algorithmsOf(config)), token, override: { override: token }, components: {}, hashed: true };
+  }, [config]);
+  return createElement(theme._internalContext.Provider, { value: parent }, createElement(ConfigProvider, props));
 }
