@@ -54,8 +54,11 @@ try {
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   const kinds = (navs: Array<Map<string, number>>) =>
     [...new Set(navs.flatMap((m) => [...m.keys()]))].map((k) => [k, Math.round(median(navs.map((m) => m.get(k) ?? 0)))] as const).filter(([, ms]) => ms > 0).map(([k, ms]) => `${k} ${ms}`).join(', ');
+  // With the floor: each round's ratio to the floor's navigation of the same round, steadier than a ratio of medians
+  // when the machine's speed drifts during the run.
+  const perRound = (t: number[]) => (floor && t !== floorRuns ? `;  per-round ratio to the floor, median ${median(t.map((ms, r) => ms / floorRuns[r]!)).toFixed(3)}` : '');
   const line = (name: string, t: number[], c: number[], m: Array<Map<string, number>>) =>
-    `${name}: median ${Math.round(median(t))} ms  (${t.map(Math.round).join(' ')});  main-thread CPU median ${Math.round(median(c))} ms  (${c.map(Math.round).join(' ')});\n` +
+    `${name}: median ${Math.round(median(t))} ms  (${t.map(Math.round).join(' ')});  main-thread CPU median ${Math.round(median(c))} ms  (${c.map(Math.round).join(' ')})${perRound(t)};\n` +
     `  CPU of all processes to drawn, median ${Math.round(median(m.map(total)))} ms  (${kinds(m)})`;
   variants.forEach((v, i) => console.log(line(v.name, runs[i]!, cpu[i]!, machine[i]!)));
   if (floor) console.log(line('floor', floorRuns, floorCpu, floorMachine));

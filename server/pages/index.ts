@@ -1,10 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { SCHEMAS_DIR, checkAgainst, listJson, type SchemaProblem } from '../crud/entities.js';
-import { BizError, ok } from '../http/envelope.js';
-import { routedComponent } from '../sys/permission-tree.js';
+import { BizError, fail, ok } from '../http/envelope.js';
+import { routedComponent, userPermissions } from '../sys/permission-tree.js';
+import { noticeList } from '../sys/announcement.js';
 import { firstListOf } from '../../renderer/listRequest.js';
 import type { PageSchema } from '../../renderer/types.js';
 
@@ -98,7 +99,7 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
   // run here with the caller's own headers (same guard, permissions and data scope as when the page
   // asks itself). A first visit (src/session/early-requests.ts) then has its rows with its schema, one round
   // trip after the HTML, instead of after the entry, the menu and the renderer have loaded.
-  api.get('/schema/route', { config: { auth: 'user' } }, async (req) => {
+  const routeAnswer = async (req: FastifyRequest) => {
     const { path, search } = req.query as { path?: unknown; search?: unknown };
     if (typeof path !== 'string' || !path.startsWith('/') || path.length > 255) throw new BizError('路径参数有误', 400);
     if (search !== undefined && (typeof search !== 'string' || search.length > 2000)) throw new BizError('查询参数有误', 400);
@@ -113,6 +114,25 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
     const answer = await req.server.inject({ method: 'GET', url: `${ctx.cfg.apiBase}${first.url}?${query}`, headers, remoteAddress: req.ip });
     const envelope = answer.statusCode === 200 ? (answer.json() as { success?: boolean }) : undefined;
     return ok({ component, schema, ...(envelope?.success ? { list: { url: first.url, params: first.params, answer: envelope } } : {}) });
+  };
+  api.get('/schema/route', { config: { auth: 'user' } }, routeAnswer);
+
+  // A first visit's early requests in one (src/session/early-requests.ts): the menu, where the path leads and the
+  // header's notice list, each as its own request would answer with HTTP 200 (GET /sys/permission/getUserPermissionByToken,
+  // /schema/route, /sys/annountCement/listByUser?pageSize=5), or null where that request would answer otherwise or
+  // fail: the app then makes it itself, with its own error handling. One request and one session lookup instead of three.
+  api.get('/schema/boot', { config: { auth: 'user' } }, async (req) => {
+    const settled = (answer: () => Promise<unknown>) =>
+      answer().catch((err: unknown) => {
+        if (err instanceof BizError) return err.status === 200 ? fail(err.message, err.code, err.result) : null;
+        req.log.warn({ err }, 'early answer failed');
+        return null;
+      });
+    // One after the other: they share the one database connection anyway.
+    const permissions = await settled(async () => ok(await userPermissions(ctx, req.user!)));
+    const route = await settled(() => routeAnswer(req));
+    const notices = await settled(() => noticeList(ctx, req.user!, 5));
+    return ok({ permissions, route, notices });
   });
 }
 

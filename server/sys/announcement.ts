@@ -79,6 +79,30 @@ async function publish(ctx: ServerContext, id: string, user: SessionUser) {
   await notifyUsers(ctx, targets, { cmd: targets === 'ALL' ? 'topic' : 'user', msgId: id, msgTxt: a.titile });
 }
 
+/** The header notice centre's answer (GET /sys/annountCement/listByUser): the user's newest unread published notices (category 1) and system messages (2), `size` of each, with their totals. */
+export async function noticeList(ctx: ServerContext, user: SessionUser, pageSize: number) {
+  const size = Math.min(Math.max(pageSize, 1), 50);
+  await materialize(ctx.db, user.id);
+  // Both categories' newest unread notices and their totals in one statement, through the read cache: the header
+  // polls this for every user. Notices are current to the minute (the statement's time is the minute's start).
+  const minute = fmt(dayjs().startOf('minute'));
+  const unread = await cachedRows(ctx.db, rawRead(ctx.db, sql<Record<string, unknown> & { msgCategory: string; rank: string; categoryTotal: string }>`
+    select * from (
+      select ${ANNT_COLUMNS}, s.read_flag as "readFlag", s.id as "sendId",
+        row_number() over (partition by a.msg_category order by a.send_time desc) as rank,
+        count(*) over (partition by a.msg_category) as "categoryTotal"
+      from sys_announcement a join sys_announcement_send s on s.annt_id = a.id and s.user_id = ${user.id}
+      where a.send_status = '1' and a.del_flag = '0' and s.read_flag = '0' and a.msg_category in ('1', '2')
+        and (a.end_time is null or a.end_time >= ${minute})
+    ) t where rank <= ${size} order by "sendTime" desc`), NOTICE_CACHE_MS);
+  const byCategory = (category: string) => {
+    const rows = unread.filter((r) => r.msgCategory === category);
+    return [rows.map(({ rank: _rank, categoryTotal: _total, ...notice }) => notice), Number(rows[0]?.categoryTotal ?? 0)] as const;
+  };
+  const [[anntMsgList, anntMsgTotal], [sysMsgList, sysMsgTotal]] = [byCategory('1'), byCategory('2')];
+  return { ...ok({ anntMsgList, anntMsgTotal, sysMsgList, sysMsgTotal }), code: 0 };
+}
+
 export async function registerAnnouncement(api: FastifyInstance, ctx: ServerContext) {
   defineEntityHooks('sys_announcement', {
     beforeSave(h, row, mode) {
@@ -123,30 +147,9 @@ export async function registerAnnouncement(api: FastifyInstance, ctx: ServerCont
     return ok(null, '该系统通知撤销成功');
   });
 
-  /** The header notice centre: unread published notices (category 1) and system messages (2). */
-  api.get('/sys/annountCement/listByUser', { config: { auth: 'user' } }, async (req) => {
-    const user = req.user!;
-    const size = Math.min(Math.max(Number((req.query as { pageSize?: string }).pageSize) || 5, 1), 50);
-    await materialize(ctx.db, user.id);
-    // Both categories' newest unread notices and their totals in one statement, through the read cache: the header
-    // polls this for every user. Notices are current to the minute (the statement's time is the minute's start).
-    const minute = fmt(dayjs().startOf('minute'));
-    const unread = await cachedRows(ctx.db, rawRead(ctx.db, sql<Record<string, unknown> & { msgCategory: string; rank: string; categoryTotal: string }>`
-      select * from (
-        select ${ANNT_COLUMNS}, s.read_flag as "readFlag", s.id as "sendId",
-          row_number() over (partition by a.msg_category order by a.send_time desc) as rank,
-          count(*) over (partition by a.msg_category) as "categoryTotal"
-        from sys_announcement a join sys_announcement_send s on s.annt_id = a.id and s.user_id = ${user.id}
-        where a.send_status = '1' and a.del_flag = '0' and s.read_flag = '0' and a.msg_category in ('1', '2')
-          and (a.end_time is null or a.end_time >= ${minute})
-      ) t where rank <= ${size} order by "sendTime" desc`), NOTICE_CACHE_MS);
-    const byCategory = (category: string) => {
-      const rows = unread.filter((r) => r.msgCategory === category);
-      return [rows.map(({ rank: _rank, categoryTotal: _total, ...notice }) => notice), Number(rows[0]?.categoryTotal ?? 0)] as const;
-    };
-    const [[anntMsgList, anntMsgTotal], [sysMsgList, sysMsgTotal]] = [byCategory('1'), byCategory('2')];
-    return { ...ok({ anntMsgList, anntMsgTotal, sysMsgList, sysMsgTotal }), code: 0 };
-  });
+  api.get('/sys/annountCement/listByUser', { config: { auth: 'user' } }, async (req) =>
+    noticeList(ctx, req.user!, Number((req.query as { pageSize?: string }).pageSize) || 5),
+  );
 
   api.put('/sys/sysAnnouncementSend/editByAnntIdAndUserId', { config: { auth: 'user' } }, async (req) => {
     const anntId = (req.body as { anntId?: unknown } | undefined)?.anntId;

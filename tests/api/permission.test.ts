@@ -234,3 +234,41 @@ describe('GET /schema/route (where a path leads, for the early requests of a fir
     expect((await s.get('schema/route?path=%2Fmonitor%2FSystemInfo&search=', await s.login('admin'))).json().result).toEqual({ component: 'modules/monitor/SystemInfo', schema: null });
   });
 });
+
+describe('GET /schema/boot (a first visit’s early requests in one)', () => {
+  const boot = async (path: string, search: string, user: string) =>
+    (await s.get(`schema/boot?path=${encodeURIComponent(path)}&search=${encodeURIComponent(search)}`, await s.login(user))).json();
+  const own = async (url: string, user: string) => (await s.get(url, await s.login(user))).json();
+  const timeless = (envelope: unknown) => JSON.parse(JSON.stringify(envelope, (k, v) => (k === 'timestamp' ? undefined : v)));
+
+  it('answers the menu, where the path leads (with its first rows) and the notice list as the three requests themselves answer them', async () => {
+    for (const user of ['admin', 'teacher']) {
+      const b = await boot('/supervisor/lectureRecord', '?pageSize=20', user);
+      expect(b.success).toBe(true);
+      const token = await s.login(user);
+      const [permissions, route, notices] = await Promise.all(
+        ['sys/permission/getUserPermissionByToken', 'schema/route?path=%2Fsupervisor%2FlectureRecord&search=%3FpageSize%3D20', 'sys/annountCement/listByUser?pageSize=5'].map(
+          async (url) => (await s.get(url, token)).json(),
+        ),
+      );
+      expect(timeless(b.result.permissions)).toEqual(timeless(permissions));
+      expect(timeless(b.result.route)).toEqual(timeless(route));
+      expect(timeless(b.result.notices)).toEqual(timeless(notices));
+    }
+    // The teacher's rows within it are their own only (the list's data scope).
+    const admin = (await boot('/supervisor/lectureRecord', '', 'admin')).result.route.result.list.answer.result;
+    const teacher = (await boot('/supervisor/lectureRecord', '', 'teacher')).result.route.result.list.answer.result;
+    expect(teacher.total).toBeLessThan(admin.total);
+  });
+
+  it('a part its own request refuses comes as that refusal, the others still answered; no session, no answer', async () => {
+    const b = await boot('/isystem/user', '', 'teacher');
+    expect(timeless(b.result.route)).toEqual(timeless(await own('schema/route?path=%2Fisystem%2Fuser', 'teacher')));
+    expect(b.result.route).toMatchObject({ success: false, code: 404, message: '菜单中没有该路径：/isystem/user' });
+    expect(b.result.permissions).toMatchObject({ success: true, result: { menu: expect.any(Array) } });
+    expect(b.result.notices).toMatchObject({ success: true, result: { anntMsgTotal: expect.any(Number) } });
+    expect((await boot('no/slash', '', 'admin')).result.route).toMatchObject({ success: false, code: 400, message: '路径参数有误' });
+    const anonymous = await s.get('schema/boot?path=%2Fsupervisor%2Fterm&search=');
+    expect(anonymous.statusCode).toBe(401);
+  });
+});

@@ -119,7 +119,7 @@ test('query-list: paging, search, reset, sort, page size, column settings', asyn
   expect(csp).toEqual([]);
 });
 
-test('a menu list page opened directly has its menu, schema and first rows from the requests the HTML sent: no request of the app’s own for them', async ({ page }) => {
+test('a menu list page opened directly has its menu, schema and first rows from the request the HTML sent: no request of the app’s own for them', async ({ page }) => {
   const reports: string[] = [];
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) reports.push(m.text());
@@ -131,23 +131,20 @@ test('a menu list page opened directly has its menu, schema and first rows from 
     const u = new URL(r.url());
     if (u.pathname.startsWith('/jeecg-boot/')) asked.push(u.pathname.replace('/jeecg-boot', ''));
   });
-  const route = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/schema/route'));
-  const notices = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/sys/annountCement/listByUser'));
+  const boot = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/schema/boot'));
   await page.goto('/supervisor/term');
-  const answer = (await (await route).json()) as { result: { component: string; list: { url: string; answer: { result: { total: number } } } } };
-  const unread = ((await (await notices).json()) as { result: { anntMsgTotal: number; sysMsgTotal: number } }).result;
-  expect(answer.result).toMatchObject({ component: 'supervisor/TermList', list: { url: '/supervisor/term/list' } });
-  const n = Math.min(10, answer.result.list.answer.result.total);
+  type Boot = { route: { result: { component: string; list: { url: string; answer: { result: { total: number } } } } }; notices: { result: { anntMsgTotal: number; sysMsgTotal: number } } };
+  const { route, notices } = ((await (await boot).json()) as { result: Boot }).result;
+  expect(route.result).toMatchObject({ component: 'supervisor/TermList', list: { url: '/supervisor/term/list' } });
+  const n = Math.min(10, route.result.list.answer.result.total);
   expect(n).toBeGreaterThan(0);
   await expect(rows(page)).toHaveCount(n);
-  await expect(page.locator('.ant-pagination-total-text')).toContainText(`共${answer.result.list.answer.result.total}条`);
-  // Each asked for once, by the inline script; the page's list request and schema request never went out.
-  expect(asked.filter((p) => p === '/sys/permission/getUserPermissionByToken')).toHaveLength(1);
-  expect(asked.filter((p) => p === '/schema/route')).toHaveLength(1);
-  expect(asked.filter((p) => p === '/supervisor/term/list' || p.startsWith('/schema/page/'))).toEqual([]);
-  // The header's notice list too (the notice centre's first load; its 6 s poll has not come round yet).
-  expect(asked.filter((p) => p === '/sys/annountCement/listByUser')).toHaveLength(1);
-  const count = unread.anntMsgTotal + unread.sysMsgTotal;
+  await expect(page.locator('.ant-pagination-total-text')).toContainText(`共${route.result.list.answer.result.total}条`);
+  // One request, by the inline script: the menu, route, schema and list requests of the app's own never went out,
+  // nor the header's notice list (the notice centre's first load; its 6 s poll has not come round yet).
+  expect(asked.filter((p) => p === '/schema/boot')).toHaveLength(1);
+  expect(asked.filter((p) => ['/sys/permission/getUserPermissionByToken', '/schema/route', '/supervisor/term/list', '/sys/annountCement/listByUser'].includes(p) || p.startsWith('/schema/page/'))).toEqual([]);
+  const count = notices.result.anntMsgTotal + notices.result.sysMsgTotal;
   expect(count).toBeGreaterThan(0); // the demo admin has unread notices
   await expect(page.getByTestId('notice-badge').locator('.ant-badge-count')).toHaveAttribute('title', String(count));
   expect(reports).toEqual([]);

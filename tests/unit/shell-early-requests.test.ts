@@ -41,33 +41,36 @@ afterEach(() => {
 });
 
 describe('early requests (inline in index.html)', () => {
-  it('signed in on a main-layout path: asks for the menu and where the path leads (with the URL search), then for the notice list, with the session headers', async () => {
+  it('signed in on a main-layout path: asks in one request, with the session headers, for the menu, where the path leads (with the URL search) and the notice list', async () => {
     session();
-    answer = (url) => ({ status: 200, body: { success: true, result: url } });
+    const answers = { permissions: { success: true, result: 'menu' }, route: { success: true, result: 'route' }, notices: { success: true, result: 'notices' } };
+    answer = () => ({ status: 200, body: { success: true, result: answers } });
     run('/supervisor/lectureRecord/?pageSize=20');
-    const first = [
-      '/jeecg-boot/sys/permission/getUserPermissionByToken',
-      `/jeecg-boot/schema/route?path=%2Fsupervisor%2FlectureRecord%2F&search=%3FpageSize%3D20`,
-    ];
-    expect(calls.map((c) => c.url)).toEqual(first);
+    expect(calls).toEqual([
+      { url: '/jeecg-boot/schema/boot?path=%2Fsupervisor%2FlectureRecord%2F&search=%3FpageSize%3D20', headers: { 'X-Access-Token': 'tok', 'tenant-id': '3' } },
+    ]);
     const e = early()!;
     expect([e.path, e.search, e.token]).toEqual(['/supervisor/lectureRecord/', '?pageSize=20', 'tok']);
     expect(e.arrived).toEqual({}); // nothing has come in yet
-    await expect(e.route).resolves.toMatchObject({ result: calls[1]!.url });
-    // The notice list only once the other two have answered (it is not needed before the layout is drawn).
-    await expect(e.notices).resolves.toMatchObject({ result: '/jeecg-boot/sys/annountCement/listByUser?pageSize=5' });
-    expect(calls.map((c) => c.url)).toEqual([...first, '/jeecg-boot/sys/annountCement/listByUser?pageSize=5']);
-    for (const c of calls) expect(c.headers).toEqual({ 'X-Access-Token': 'tok', 'tenant-id': '3' });
-    // Each answer is also kept as it came in, for a first render that draws it.
-    expect(e.arrived).toEqual({ permissions: { success: true, result: calls[0]!.url }, route: { success: true, result: calls[1]!.url }, notices: { success: true, result: calls[2]!.url } });
+    await expect(e.permissions).resolves.toEqual(answers.permissions);
+    await expect(e.route).resolves.toEqual(answers.route);
+    await expect(e.notices).resolves.toEqual(answers.notices);
+    // Each answer is also kept once it is in, for a first render that draws it.
+    expect(e.arrived).toEqual(answers);
   });
 
-  it('an answer other than HTTP 200, or a failed request, is undefined (the app then asks the usual way)', async () => {
+  it('an answer the server could not give (null), an answer other than HTTP 200 or success, or a failed request is undefined (the app then asks the usual way)', async () => {
     session();
-    answer = (url) => ({ status: url.includes('schema/route') ? 401 : 200, body: { success: false } });
+    answer = () => ({ status: 200, body: { success: true, result: { permissions: { success: true, result: 'menu' }, route: null, notices: { success: false, code: 404 } } } });
     run('/records');
     await expect(early()!.route).resolves.toBeUndefined();
-    await expect(early()!.notices).resolves.toMatchObject({ success: false }); // still asked: the menu answered
+    await expect(early()!.permissions).resolves.toEqual({ success: true, result: 'menu' });
+    await expect(early()!.notices).resolves.toEqual({ success: false, code: 404 }); // as the request itself answers: the app's own handling
+    for (const failed of [{ status: 401, body: { success: false } }, { status: 200, body: { success: false, code: 500 } }]) {
+      answer = () => failed;
+      run('/records');
+      for (const name of ['permissions', 'route', 'notices'] as const) await expect(early()![name]).resolves.toBeUndefined();
+    }
     globalThis.fetch = (async () => {
       throw new TypeError('Failed to fetch');
     }) as typeof fetch;
