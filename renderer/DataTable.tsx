@@ -216,6 +216,9 @@ export function DataTable(props: DataTableProps) {
         {total > 0 && (
           <Pagination
             className="ant-table-pagination ant-table-pagination-right"
+            // Always small here, so the window's breakpoints change nothing: no breakpoint subscription (it re-rendered
+            // the pagination right after its mount).
+            responsive={false}
             size="small"
             {...pager}
             {...(serverPaged ? {} : { current: local.current, pageSize: local.pageSize })}

@@ -1,6 +1,6 @@
 import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Checkbox, Col, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Popover, Row, Select, Space } from 'antd';
-import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Checkbox, Col, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Row, Select, Space } from 'antd';
+import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { http, type Envelope } from '@/http/client';
 import { firstList, firstListDone, knownFirstList } from '@/session/prefetch';
@@ -12,7 +12,7 @@ import { dictText, useDicts, type DictOption } from './dict';
 import type { ActionSchema, ColumnSchema, PageSchema, QueryFieldSchema } from './types';
 import { ListQueryContext } from './listQuery';
 import { firstListOf, queryParams } from './listRequest';
-import { LazyDropdown, LazyPopconfirm, LazyTooltip } from '@/components/LazyOverlay';
+import { LazyDropdown, LazyPopconfirm, LazyPopover, LazyTooltip } from '@/components/LazyOverlay';
 import { useStableCallback } from '@/components/useStableCallback';
 import './cells';
 import { DataTable, declaredWidth, type DataColumn, type SortOrder } from './DataTable';
@@ -133,10 +133,12 @@ const QueryForm = memo(function QueryForm(props: {
         ))}
         <Col xl={6} lg={8} md={12} xs={24}>
           <Space>
-            <Button type="primary" htmlType="submit">
+            {/* With their icons, as JeecgBoot's query bars have them (a button without one mounts its loading icon's motion); the buttons are named by their text. */}
+            <Button type="primary" htmlType="submit" icon={<SearchOutlined aria-hidden />}>
               查询
             </Button>
             <Button
+              icon={<ReloadOutlined aria-hidden />}
               onClick={() => {
                 form.resetFields();
                 props.onReset();
@@ -233,6 +235,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   const [selected, setSelected] = useState<React.Key[]>([]);
   const [hidden, setHidden] = useState<string[]>(() => storedHidden(pageId));
   const [form, setForm] = useState<{ mode: FormMode; record?: Row } | null>(null);
+  const [columnsOpen, setColumnsOpen] = useState(false);
   const [importing, setImporting] = useState(false);
   const [panel, setPanel] = useState<{ action: ActionSchema; record?: Row } | null>(null);
   const seq = useRef(0);
@@ -592,8 +595,9 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
           </Dropdown>
         )}
         <span style={{ flex: 1 }} />
-        <Popover
-          trigger="click"
+        <LazyPopover
+          open={columnsOpen}
+          onOpenChange={setColumnsOpen}
           placement="bottomRight"
           title="列设置"
           content={
@@ -610,7 +614,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
           }
         >
           <Button icon={<SettingOutlined />} aria-label="列设置" />
-        </Popover>
+        </LazyPopover>
       </div>
       {(batch.length > 0 || schema.selection) && (
         <Alert

@@ -47,6 +47,9 @@ test('query-list: paging, search, reset, sort, page size, column settings', asyn
   await page.locator('.ant-pagination-item-2').click();
   await expect(total(page)).toHaveText('11-20 共50条');
   await page.getByPlaceholder('请输入客户名称').fill('王');
+  // JeecgBoot's query buttons, with their icons; named by their text alone.
+  await expect(page.getByRole('button', { name: /^查\s*询$/ }).locator('.anticon-search')).toBeVisible();
+  await expect(page.getByRole('button', { name: /^重\s*置$/ }).locator('.anticon-reload')).toBeVisible();
   await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect.poll(() => lists.at(-1)!.searchParams.get('name')).toBe('*王*');
   expect(lists.at(-1)!.searchParams.get('pageNo')).toBe('1');

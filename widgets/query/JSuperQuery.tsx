@@ -23,13 +23,15 @@ export function JSuperQuery({ fieldList, saveCode = location.pathname, onSearch 
   const [used, setUsed] = useState(false);
   const [active, setActive] = useState(false);
   const preload = () => void loadBuilder().catch(() => undefined);
+  const button = (
+    <Badge dot={active}>
+      <Button onMouseEnter={preload} onFocus={preload} onClick={() => (setUsed(true), setOpen(true))} type={active ? 'primary' : 'default'} ghost={active}>高级查询</Button>
+    </Badge>
+  );
   return (
     <>
-      <Tooltip title={active ? '已有高级查询条件生效' : undefined}>
-        <Badge dot={active}>
-          <Button onMouseEnter={preload} onFocus={preload} onClick={() => (setUsed(true), setOpen(true))} type={active ? 'primary' : 'default'} ghost={active}>高级查询</Button>
-        </Badge>
-      </Tooltip>
+      {/* The tooltip only while a query is in force: an empty one still mounted its trigger with every list page. */}
+      {active ? <Tooltip title="已有高级查询条件生效">{button}</Tooltip> : button}
       {used && (
         <Suspense fallback={null}>
           <SuperQueryBuilder
