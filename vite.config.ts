@@ -20,8 +20,8 @@ export const alias = {
 };
 
 /**
- * The antd components the shell and the list pages draw (with everything they import), in the `renderer`
- * chunk every main-layout page loads. The rest of antd (Table and its kin: `ANTD_TABLE`; pickers, uploads, images,
+ * The antd components the shell and the list pages draw (with everything they import): one chunk for
+ * every main-layout page. The rest of antd (Table and its kin: `ANTD_TABLE`; pickers, uploads, images,
  * cascaders, steps, …) is in other chunks, loaded by the pages that use them — about half the size of
  * antd again, which a list page would otherwise download, compile and evaluate. A component the shell
  * or the renderer's list page imports statically must be listed here (else its page loads the others too).
@@ -32,10 +32,6 @@ const ANTD_PAGE = new RegExp(
   String.raw`node_modules[\\/]@ant-design[\\/]icons[\\/]|` +
   String.raw`node_modules[\\/]antd[\\/]es[\\/](alert|app|avatar|badge|breadcrumb|button|card|checkbox|col|divider|drawer|dropdown|empty|form|grid|input|input-number|layout|list|menu|message|modal|pagination|popconfirm|popover|radio|result|row|select|space|spin|switch|tabs|tag|tooltip|typography)[\\/]`,
 );
-
-/** The main layout's and the list page's own modules (the `renderer` chunk, with `ANTD_PAGE`). */
-const RENDERER =
-  /[\\/](src[\\/]layouts[\\/](?!UserLayout)[^\\/]+\.tsx?|src[\\/]router[\\/](resolve|static-routes|lookup)\.tsx?|src[\\/]components[\\/]moveFocus\.ts|src[\\/]components[\\/]LazyOverlay\.tsx|renderer[\\/](warm|listRequest|listQuery|scope|urls|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/](useStableCallback|hiddenBeyond)\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/;
 
 /**
  * antd's Table and the read-only displays that go with it (progress, statistic, descriptions), with
@@ -175,17 +171,17 @@ export default defineConfig(({ mode }) => ({
             // shares with lazy pages (each would otherwise be a request of its own).
             { name: 'boot', test: /[\\/]src[\\/]boot\.ts$|preload-helper|[\\/]server[\\/]auth[\\/]password-policy\.ts$/, priority: 50 },
             // The main layout (src/layouts, its router modules) and the list page's renderer in one chunk — every signed-in
-            // page loads both at boot (src/boot.ts) — with the antd they draw (`ANTD_PAGE`, until session 22 a chunk of its
-            // own: one request fewer), the page warmer (renderer/warm.ts, loaded at boot for a list page's first request),
-            // the modules they share, and the small modules the main layout shares with them (the lazy overlays, the
-            // scroll-edge check): ListPage is also imported by the lazy online page, which would split it off, and a shared
-            // module alone would be a request of its own. Below the entry's groups, so what the entry needs stays there.
-            { name: 'renderer', test: (id: string) => RENDERER.test(id) || ANTD_PAGE.test(id), priority: 29 },
+            // page loads both at boot (src/boot.ts) — with the page warmer (renderer/warm.ts, loaded at boot for a list page's
+            // first request), the modules they share, and the small modules the main layout shares with them (the lazy
+            // overlays, the scroll-edge check): ListPage is also imported by the lazy online page, which would split it off,
+            // and a shared module alone would be a request of its own.
+            { name: 'renderer', test: /[\\/](src[\\/]layouts[\\/](?!UserLayout)[^\\/]+\.tsx?|src[\\/]router[\\/](resolve|static-routes|lookup)\.tsx?|src[\\/]components[\\/]moveFocus\.ts|src[\\/]components[\\/]LazyOverlay\.tsx|renderer[\\/](warm|listRequest|listQuery|scope|urls|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/](useStableCallback|hiddenBeyond)\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
             // React with the entry's other small libraries (dayjs, jotai's React bindings): one request fewer.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|dayjs|jotai)[\\/]/, priority: 40 },
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.
             { name: 'antd', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, tags: ['$initial'], priority: 30 },
             { name: 'vendor', test: /node_modules/, tags: ['$initial'], priority: 25 },
+            { name: 'antd-page', test: ANTD_PAGE, priority: 23 },
             { name: 'antd-table', test: ANTD_TABLE, priority: 22 },
             // The rest of antd in one lazy chunk: otherwise the formily group pulls in the antd parts it uses, and list pages load Formily.
             { name: 'antd-more', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, priority: 21 },
