@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, TMP } from '../helpers/template-db.js';
 
@@ -23,6 +24,9 @@ export async function spawnServer(port: number, databaseUrl: string, extraEnv: R
     CONFIG_FILE: '/nonexistent.json',
     ...extraEnv,
   };
+  // Another process listening there would pass the health check in this server's place and take its requests
+  // (a left-over server once made the fault tests write to another database).
+  if (await listening(port)) throw new Error(`port ${port} is already taken by another process: stop it before running these tests`);
   const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child);
@@ -37,6 +41,15 @@ export async function spawnServer(port: number, databaseUrl: string, extraEnv: R
         child.kill(signal);
       }),
   };
+}
+
+/** Whether something accepts connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
 }
 
 export async function waitHealthy(url: string, child?: ChildProcess, ms = 90_000) {
