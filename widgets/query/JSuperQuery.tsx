@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
-import { Badge, Button, Tooltip } from 'antd';
+import { Badge, Button } from 'antd';
+import { LazyTooltip } from '@/components/LazyOverlay';
 import { lazyModule, moduleLoader } from '@/components/moduleLoader';
 import type { MatchType, QueryField, QueryRow } from '../logic/query';
 
@@ -23,15 +24,14 @@ export function JSuperQuery({ fieldList, saveCode = location.pathname, onSearch 
   const [used, setUsed] = useState(false);
   const [active, setActive] = useState(false);
   const preload = () => void loadBuilder().catch(() => undefined);
-  const button = (
-    <Badge dot={active}>
-      <Button onMouseEnter={preload} onFocus={preload} onClick={() => (setUsed(true), setOpen(true))} type={active ? 'primary' : 'default'} ghost={active}>高级查询</Button>
-    </Badge>
-  );
   return (
     <>
-      {/* The tooltip only while a query is in force: an empty one still mounted its trigger with every list page. */}
-      {active ? <Tooltip title="已有高级查询条件生效">{button}</Tooltip> : button}
+      {/* Its tooltip mounted on the first hover (an empty one mounted its trigger with every list page); the same parent while a query comes and goes, so the button keeps its place for the dialog's focus return. */}
+      <LazyTooltip title={active ? '已有高级查询条件生效' : undefined}>
+        <Badge dot={active}>
+          <Button onMouseEnter={preload} onFocus={preload} onClick={() => (setUsed(true), setOpen(true))} type={active ? 'primary' : 'default'} ghost={active}>高级查询</Button>
+        </Badge>
+      </LazyTooltip>
       {used && (
         <Suspense fallback={null}>
           <SuperQueryBuilder
