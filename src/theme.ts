@@ -22,12 +22,14 @@ export interface MapTokenOf {
 }
 
 const algorithmsOf = (config: ThemeConfig) => [config.algorithm ?? theme.defaultAlgorithm].flat();
+/** The seed antd derives `config`'s tokens from: its default seed with the theme's tokens over it. */
+const seedOf = (config: ThemeConfig) => ({ ...theme.defaultSeed, ...config.token });
 const derive = (algorithms: MappingAlgorithm[], seed: Token, map?: Token) =>
   algorithms.reduce<Token | undefined>((m, a) => a(seed as never, m as never) as unknown as Token, map)!;
 
 /** The map token of `config`, derived as antd derives it: its algorithms in turn on antd's default seed with the theme's tokens. */
 export function mapTokenOf(config: ThemeConfig): MapTokenOf {
-  const seed = { ...theme.defaultSeed, ...config.token } as Token;
+  const seed = seedOf(config) as Token;
   return { seed, map: derive(algorithmsOf(config), seed) };
 }
 
@@ -57,8 +59,8 @@ export function withBuiltMapToken(config: ThemeConfig, built: MapTokenOf | null)
 export function ThemedConfigProvider(props: ConfigProviderProps & { theme: ThemeConfig }) {
   const config = props.theme;
   const parent = useMemo(() => {
-    // As ConfigProvider builds its own context: the seed merged over antd's default, a theme of the same algorithms, hashed.
-    const token = { ...theme.defaultSeed, ...config.token };
+    // As ConfigProvider builds its own context: the seed, a theme of the same algorithms, hashed.
+    const token = seedOf(config);
     return { theme: createTheme(algorithmsOf(config)), token, override: { override: token }, components: {}, hashed: true };
   }, [config]);
   return createElement(theme._internalContext.Provider, { value: parent }, createElement(ConfigProvider, props));
