@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import layers from './scripts/eslint/layers.js';
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'storybook-static', '.tmp', 'data', 'test-results', 'playwright-report', 'bench/.out'] },
@@ -8,8 +9,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, layers },
     rules: {
+      // shared ← core ← widgets ← renderer ← app; server → shared (scripts/eslint/layers.js).
+      'layers/direction': 'error',
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       '@typescript-eslint/no-explicit-any': 'off',

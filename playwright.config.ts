@@ -19,7 +19,7 @@ export default defineConfig({
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
     viewport: { width: 1440, height: 900 },
-    // The product follows the system's reduced-motion setting (src/App.tsx): without antd's zoom and
+    // The product follows the system's reduced-motion setting (app/App.tsx): without antd's zoom and
     // slide animations, a click never lands on a dialog or menu that is still moving.
     reducedMotion: 'reduce',
     launchOptions: {

@@ -12,7 +12,9 @@ const apiBase = process.env.API_BASE ?? '/jeecg-boot';
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? process.env.PORT ?? 8080}`;
 
 export const alias = {
-  '@': dir('./src'),
+  '@app': dir('./app'),
+  '@core': dir('./core'),
+  '@shared': dir('./shared'),
   '@renderer': dir('./renderer'),
   '@widgets': dir('./widgets'),
   '@schemas': dir('./schemas'),
@@ -48,7 +50,7 @@ const ANTD_TABLE = new RegExp(
  * module `virtual:antd-static.css` (main.tsx imports it ahead of the app's CSS, so both are one
  * stylesheet of the build): the browser then skips generating them while the first screen renders
  * (docs/architecture.md, "antd styles"). With them, that theme's map token as `virtual:antd-map-token`
- * (src/theme.ts `withBuiltMapToken`). Empty and null in development, where antd does both itself.
+ * (core/theme.ts `withBuiltMapToken`). Empty and null in development, where antd does both itself.
  */
 export function antdStaticStyles(): Plugin {
   const ids: Record<string, string> = { 'virtual:antd-static.css': '', 'virtual:antd-map-token': 'export default null;' };
@@ -74,13 +76,13 @@ export function antdStaticStyles(): Plugin {
 }
 
 /**
- * src/session/early-requests.ts as an inline script at the very top of index.html's head: it runs while
+ * core/session/early-requests.ts as an inline script at the very top of index.html's head: it runs while
  * the page is parsed, before the stylesheets (a pending stylesheet holds back any script after it) and
  * long before the entry's module graph has been downloaded and compiled. The server allows it by its
  * hash (server/app.ts).
  */
 export async function earlyRequestsScript(base = apiBase): Promise<string> {
-  const file = dir('./src/session/early-requests.ts');
+  const file = dir('./core/session/early-requests.ts');
   const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file, { lang: 'ts' });
   return minifySync(file.replace(/\.ts$/, '.js'), code.replaceAll('__API_BASE__', JSON.stringify(base))).code.trim();
 }
@@ -97,7 +99,7 @@ function earlyRequests(): Plugin {
 
 /** The favicon (a 214-byte SVG) as a data URL in index.html: one request fewer on every visit. */
 function inlineFavicon(): Plugin {
-  const href = '/src/assets/logo.svg';
+  const href = '/app/assets/logo.svg';
   return {
     name: 'inline-favicon',
     transformIndexHtml: {
@@ -166,16 +168,16 @@ export default defineConfig(({ mode }) => ({
       output: {
         codeSplitting: {
           groups: [
-            // src/boot.ts in a chunk of its own, imported first by the entry: its requests leave before the antd and app
+            // app/boot.ts in a chunk of its own, imported first by the entry: its requests leave before the antd and app
             // chunks evaluate. With it: Vite's dynamic-import preload helper and the password rules the main layout
             // shares with lazy pages (each would otherwise be a request of its own).
-            { name: 'boot', test: /[\\/]src[\\/]boot\.ts$|preload-helper|[\\/]server[\\/]auth[\\/]password-policy\.ts$/, priority: 50 },
-            // The main layout (src/layouts, its router modules) and the list page's renderer in one chunk — every signed-in
-            // page loads both at boot (src/boot.ts) — with the page warmer (renderer/warm.ts, loaded at boot for a list page's
+            { name: 'boot', test: /[\\/]app[\\/]boot\.ts$|preload-helper|[\\/]shared[\\/]password-policy\.ts$/, priority: 50 },
+            // The main layout (app/layouts, its router modules) and the list page's renderer in one chunk — every signed-in
+            // page loads both at boot (app/boot.ts) — with the page warmer (renderer/warm.ts, loaded at boot for a list page's
             // first request), the modules they share, and the small modules the main layout shares with them (the lazy
             // overlays, the scroll-edge check): ListPage is also imported by the lazy online page, which would split it off,
             // and a shared module alone would be a request of its own.
-            { name: 'renderer', test: /[\\/](src[\\/]layouts[\\/](?!UserLayout)[^\\/]+\.tsx?|src[\\/]router[\\/](resolve|static-routes|lookup)\.tsx?|src[\\/]components[\\/]moveFocus\.ts|src[\\/]components[\\/]LazyOverlay\.tsx|renderer[\\/](warm|listRequest|listQuery|scope|urls|expr|dict|loader)\.ts|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|src[\\/]components[\\/](useStableCallback|hiddenBeyond)\.ts|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
+            { name: 'renderer', test: /[\\/](app[\\/]layouts[\\/](?!UserLayout)[^\\/]+\.tsx?|app[\\/]router[\\/](resolve|static-routes|lookup)\.tsx?|core[\\/]ui[\\/](moveFocus|LazyOverlay|useStableCallback|hiddenBeyond)\.tsx?|core[\\/](listQuery|dict)\.ts|shared[\\/](list-request|urls)\.ts|renderer[\\/](warm|scope|expr|loader)\.ts|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions)\.tsx?|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
             // React with the entry's other small libraries (dayjs, jotai's React bindings): one request fewer.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|dayjs|jotai)[\\/]/, priority: 40 },
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.
@@ -187,8 +189,8 @@ export default defineConfig(({ mode }) => ({
             { name: 'antd-more', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, priority: 21 },
             { name: 'aggrid', test: /node_modules[\\/]ag-grid-[^\\/]+[\\/]/, priority: 20 },
             { name: 'formily', test: /node_modules[\\/]@formily[\\/]/, priority: 10 },
-            // echarts as the app registers it (src/components/echarts.ts), one chunk with the modules it takes.
-            { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]|[\\/]src[\\/]components[\\/]echarts\.ts$/, priority: 10 },
+            // echarts as the app registers it (core/ui/echarts.ts), one chunk with the modules it takes.
+            { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]|[\\/]core[\\/]ui[\\/]echarts\.ts$/, priority: 10 },
           ],
         },
       },

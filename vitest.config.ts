@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           sequence: { groupOrder: 0 },
-          include: ['tests/unit/**/*.test.{ts,tsx}', 'widgets/**/*.test.{ts,tsx}', 'renderer/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
+          include: ['tests/unit/**/*.test.{ts,tsx}', 'widgets/**/*.test.{ts,tsx}', 'renderer/**/*.test.{ts,tsx}', 'app/**/*.test.{ts,tsx}', 'core/**/*.test.{ts,tsx}', 'shared/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           setupFiles: ['tests/helpers/unit-setup.ts'],
         },

@@ -1,5 +1,5 @@
 import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
-import { axiosInstance } from '@/http/client';
+import { axiosInstance } from '@core/http/client';
 
 /** Recorded API answers for stories (JeecgBoot envelope shapes). */
 const ok = (result: unknown, message = '') => ({ success: true, code: 0, message, result, timestamp: Date.now() });

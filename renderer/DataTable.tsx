@@ -2,8 +2,8 @@ import { memo, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, t
 import { Checkbox, Empty, Pagination, theme, type PaginationProps } from 'antd';
 import useSpinStyle from 'antd/es/spin/style';
 import { CaretDownOutlined, CaretUpOutlined } from '@ant-design/icons';
-import { useStableCallback } from '@/components/useStableCallback';
-import { hiddenBeyond } from '@/components/hiddenBeyond';
+import { useStableCallback } from '@core/ui/useStableCallback';
+import { hiddenBeyond } from '@core/ui/hiddenBeyond';
 
 /**
  * The list pages' table: antd Table's markup and class names (so antd's table styles, and every

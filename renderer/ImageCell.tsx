@@ -1,5 +1,5 @@
 import { Image } from 'antd';
-import { fileUrl } from '@/http/client';
+import { fileUrl } from '@core/http/client';
 
 /**
  * The `cell:image` cell, in a chunk of its own (antd's Image and its preview are loaded by lists

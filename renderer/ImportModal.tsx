@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, Modal, Upload } from 'antd';
 import type { UploadFile } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
-import { API_BASE, http } from '@/http/client';
+import { API_BASE, http } from '@core/http/client';
 
 /** The Excel import dialog (SPEC §3/§4/§8): .xls/.xlsx only, several files, 201 → warning with a link. */
 export default function ImportModal({ url, onClose, onDone }: { url: string; onClose: () => void; onDone: () => void }) {

@@ -2,18 +2,18 @@ import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState
 import { Alert, App, Button, Card, Checkbox, Col, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Row, Select, Space } from 'antd';
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { http, type Envelope } from '@/http/client';
-import { firstList, firstListDone, knownFirstList } from '@/session/prefetch';
+import { http, type Envelope } from '@core/http/client';
+import { firstList, firstListDone, knownFirstList } from '@core/session/prefetch';
 import { getWidget, preloadWidget } from '@widgets/registry';
 import { condition } from './expr';
 import { filterActions } from './permissions';
 import { urlsOf, useSessionScope } from './scope';
-import { dictText, useDicts, type DictOption } from './dict';
-import type { ActionSchema, ColumnSchema, PageSchema, QueryFieldSchema } from './types';
-import { ListQueryContext } from './listQuery';
-import { firstListOf, queryParams } from './listRequest';
-import { LazyDropdown, LazyPopconfirm, LazyPopover, LazyTooltip } from '@/components/LazyOverlay';
-import { useStableCallback } from '@/components/useStableCallback';
+import { dictText, useDicts, type DictOption } from '../core/dict';
+import type { ActionSchema, ColumnSchema, PageSchema, QueryFieldSchema } from '../shared/page-schema';
+import { ListQueryContext } from '../core/listQuery';
+import { firstListOf, queryParams } from '../shared/list-request';
+import { LazyDropdown, LazyPopconfirm, LazyPopover, LazyTooltip } from '@core/ui/LazyOverlay';
+import { useStableCallback } from '@core/ui/useStableCallback';
 import './cells';
 import { DataTable, declaredWidth, type DataColumn, type SortOrder } from './DataTable';
 import { lazyWidget } from '@widgets/index';
@@ -213,7 +213,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   }, [schema, urls]);
   const { search: urlSearch } = useLocation();
   // The first page's answer when it is already known (it came with the route answer of a direct visit,
-  // src/session/early-requests.ts): its rows are drawn in the page's first render. Not with a `header`
+  // core/session/early-requests.ts): its rows are drawn in the page's first render. Not with a `header`
   // widget, whose code the rows wait for.
   const [known] = useState(() => {
     const req = schema.header ? undefined : firstListOf(schema, urlSearch);
@@ -279,7 +279,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     if (schema.data || !urls.list) return undefined;
     const q = listQuery();
     const list = urls.list;
-    // The same request when it was started before the page rendered (src/session/prefetch.ts, renderer/warm.ts);
+    // The same request when it was started before the page rendered (core/session/prefetch.ts, renderer/warm.ts);
     // an early one that failed quietly resolves to undefined: then a normal request.
     const p = firstList(pageId, urlSearch, list, q, () => http.get<ListResult>(list, q)).then((r) => (r as Envelope<ListResult> | undefined) ?? http.get<ListResult>(list, q));
     p.catch(() => undefined); // awaited (and reported) by load()

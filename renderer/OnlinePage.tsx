@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Result, Spin } from 'antd';
 import { useLocation } from 'react-router-dom';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 import { ListPage } from './ListPage';
-import type { ColumnSchema, FormFieldSchema, PageSchema, QueryFieldSchema } from './types';
+import type { ColumnSchema, FormFieldSchema, PageSchema, QueryFieldSchema } from '../shared/page-schema';
 
 /**
  * Online forms (cgform) and online reports (cgreport) drawn by the same list renderer: their

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Result, Spin } from 'antd';
 import { fetchPageSchema, PageSchemaError, peekPageSchema } from './loader';
 import { ListPage } from './ListPage';
-import type { PageSchema } from './types';
+import type { PageSchema } from '../shared/page-schema';
 
 export { hasPageSchema } from './loader';
 

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, Col, Descriptions, Result, Row, Statistic, Table } from 'antd';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 import { getWidget } from '@widgets/registry';
 import '@widgets/index';
-import { dictText, useDicts } from './dict';
+import { dictText, useDicts } from '../core/dict';
 import { urlsOf } from './scope';
-import type { PageSchema, StatCard } from './types';
+import type { PageSchema, StatCard } from '../shared/page-schema';
 
 type Row = Record<string, unknown>;
 

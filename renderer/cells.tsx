@@ -1,7 +1,7 @@
 import { message, Tag } from 'antd';
 import { registerWidget } from '@widgets/registry';
 import { lazyWidget } from '@widgets/index';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 
 /**
  * Simple cell renderers (column `widget`), registered by name. Each receives `value`, `record`

@@ -1,6 +1,6 @@
-import { http } from '@/http/client';
-import { takeSchemaGuess } from '@/session/prefetch';
-import type { PageSchema } from './types';
+import { http } from '@core/http/client';
+import { takeSchemaGuess } from '@core/session/prefetch';
+import type { PageSchema } from '../shared/page-schema';
 
 /**
  * Page schemas come from the API (GET /schema/page/<id>), so a changed file or a new screen shows
@@ -23,7 +23,7 @@ export class PageSchemaError extends Error {
 export function fetchPageSchema(id: string, fresh = false): Promise<PageSchema> {
   const hit = pages.get(id);
   if (hit && !fresh && Date.now() - hit.at < TTL) return hit.p;
-  // The request started at boot for this page (src/session/prefetch.ts), else a new one.
+  // The request started at boot for this page (core/session/prefetch.ts), else a new one.
   const guess = fresh ? undefined : takeSchemaGuess(id);
   const ask = () => http.get<PageSchema & { problems?: never }>(`/schema/page/${id}`);
   const p = (guess ? guess.then((r) => r ?? ask()) : ask()).then((r) => {

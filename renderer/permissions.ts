@@ -6,7 +6,7 @@
  * Decision on the status "0" disagreement (docs/decisions.md): a defined code whose status is "0"
  * is an inactive rule, so it does not restrict — the action is allowed.
  */
-import type { AuthEntry } from '@/session/store';
+import type { AuthEntry } from '@core/session/store';
 
 export type Access = 'allow' | 'disable' | 'hide';
 

@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { useAtomValue } from 'jotai';
 import dayjs from 'dayjs';
-import { allAuthAtom, authAtom, dictAtom, userInfoAtom } from '@/session/store';
+import { allAuthAtom, authAtom, dictAtom, userInfoAtom } from '@core/session/store';
 import type { PermissionInput } from './permissions';
 import type { Scope } from './expr';
 
-export { urlsOf } from './urls';
+export { urlsOf } from '../shared/urls';
 
 /** The session part of the expression scope ($user, $perms, $dict, $now) and the permission input. */
 export function useSessionScope(): { scope: Scope; perms: PermissionInput } {

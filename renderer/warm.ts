@@ -1,12 +1,12 @@
-import { http } from '@/http/client';
-import { peekSchemaGuess, putListGuess, quietGet } from '@/session/prefetch';
+import { http } from '@core/http/client';
+import { peekSchemaGuess, putListGuess, quietGet } from '@core/session/prefetch';
 import { fetchPageSchema, hasPageSchema } from './loader';
-import { firstListOf } from './listRequest';
-import type { PageSchema } from './types';
+import { firstListOf } from '../shared/list-request';
+import type { PageSchema } from '../shared/page-schema';
 
 /**
  * In the renderer chunk (loaded at boot with the main layout, no antd beyond theirs): it starts
- * what page `pageId` at URL `search` will ask for, before it renders (src/session/prefetch.ts):
+ * what page `pageId` at URL `search` will ask for, before it renders (core/session/prefetch.ts):
  * its schema, then — for a list page — its first list request.
  * `guess`: at boot, from the route answer — only the schema request already started at boot is
  * used, and the list request is quiet; otherwise (the menu routes the path here) normal requests.

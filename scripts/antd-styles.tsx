@@ -16,7 +16,7 @@ import { createElement, Fragment, type ComponentType, type ReactNode } from 'rea
 import { renderToString } from 'react-dom/server';
 import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
 import * as antd from 'antd';
-import { appTheme, DEFAULT_PRIMARY_COLOR, mapTokenOf, ThemedConfigProvider } from '../src/theme';
+import { appTheme, DEFAULT_PRIMARY_COLOR, mapTokenOf, ThemedConfigProvider } from '../core/theme';
 import { leanResets } from './antd-resets';
 
 const { App } = antd;

@@ -18,7 +18,7 @@ export const CSP =
   "font-src 'self' data:; connect-src 'self' ws: wss:; frame-src 'self' http: https:; object-src 'none'; base-uri 'self'; form-action 'self'";
 
 /**
- * The CSP of an index page: its inline scripts (src/session/early-requests.ts, inlined by the build)
+ * The CSP of an index page: its inline scripts (core/session/early-requests.ts, inlined by the build)
  * are allowed by their SHA-256 hashes, nothing else inline.
  */
 export function indexCsp(html: string): string {

@@ -1,6 +1,6 @@
 import { createElement, forwardRef, lazy, Suspense, type ComponentType } from 'react';
 import { Spin } from 'antd';
-import { moduleLoader, lazyModule } from '@/components/moduleLoader';
+import { moduleLoader, lazyModule } from '@core/ui/moduleLoader';
 import { registerWidget } from './registry';
 
 /**
@@ -62,7 +62,6 @@ export const WIDGETS: Record<string, [Loader, string]> = {
   TermDashboard: [() => import('./dashboard/TermDashboard'), 'TermDashboard'],
   TimetableGrid: [() => import('./timetable/TimetableGrid'), 'TimetableGrid'],
   TimetableImport: [() => import('./timetable/TimetableImport'), 'TimetableImport'],
-  PageTabs: [() => import('./timetable/PageTabs'), 'PageTabs'],
 };
 
 for (const [name, [load, exp]] of Object.entries(WIDGETS)) registerWidget(name, lazyWidget(load, exp));
@@ -88,18 +87,6 @@ for (const n of ['PermissionTreeAssign', 'ResetPassword', 'UserRoleSelect', 'Use
 WIDGETS.ImpTransition = [() => import('./domain/Improvement'), 'ImpTransition'];
 WIDGETS.ImpDetail = [() => import('./domain/Improvement'), 'ImpDetail'];
 for (const n of ['ImpTransition', 'ImpDetail']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
-
-// System administration screens of src/pages/admin: a role's users, a department's tabs.
-WIDGETS.RoleUsers = [() => import('@/pages/admin/RelationUsers'), 'RoleUsers'];
-WIDGETS.DepartPanel = [() => import('@/pages/admin/DepartPanel'), 'DepartPanel'];
-WIDGETS.RoleDataRule = [() => import('@/pages/admin/RoleDataRule'), 'RoleDataRule'];
-for (const n of ['RoleUsers', 'DepartPanel', 'RoleDataRule']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
-
-// Configuration screens of issue 5 (src/pages/admin-config): address book, job runs, data-log comparison.
-WIDGETS.AddressBook = [() => import('@/pages/admin-config/AddressBook'), 'AddressBook'];
-WIDGETS.JobRunHistory = [() => import('@/pages/admin-config/JobRunHistory'), 'JobRunHistory'];
-WIDGETS.DataLogCompare = [() => import('@/pages/admin-config/DataLogCompare'), 'DataLogCompare'];
-for (const n of ['AddressBook', 'JobRunHistory', 'DataLogCompare']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
 // Demo page body of the dialog widgets (schemas/pages/demo/widgets/dialogs.json).
 WIDGETS.DialogWidgetsDemo = [() => import('./inputs/DialogWidgetsDemo'), 'DialogWidgetsDemo'];

@@ -1,22 +1,8 @@
 import type { EntityField } from './entity-types.js';
 import { coerce } from './query.js';
 import { BizError } from '../http/envelope.js';
+import { presetOf } from '../../shared/validation-presets.js';
 
-/** Pattern presets of SPEC §5 with their default messages. */
-export const PATTERN_PRESETS: Record<string, { re: RegExp; message: string }> = {
-  '*': { re: /[\s\S]+/, message: '该字段不能为空' },
-  'n6-16': { re: /^\d{6,16}$/, message: '请输入6到16位数字' },
-  '*6-16': { re: /^[\s\S]{6,16}$/, message: '请输入6到16位任意字符' },
-  's6-18': { re: /^[a-zA-Z]{6,18}$/, message: '请输入6到18位字母' },
-  url: { re: /^((ht|f)tps?):\/\/[\w-]+(\.[\w-]+)+([\w\-.,@?^=%&:/~+#]*[\w\-@?^=%&/~+#])?$/, message: '请输入正确的网址' },
-  e: { re: /^([\w]+\.*)([\w]+)@[\w]+\.\w{3}(\.\w{2}|)$|^[\w.+-]+@[\w-]+(\.[\w-]+)+$/, message: '邮箱格式不正确' },
-  m: { re: /^1[3-9]\d{9}$/, message: '请输入正确手机号' },
-  p: { re: /^[0-9]{6}$/, message: '请输入正确的邮政编码' },
-  s: { re: /^[A-Za-z]+$/, message: '请输入字母' },
-  n: { re: /^-?\d+(\.?\d+|\d?)$/, message: '请输入数字' },
-  z: { re: /^-?\d+$/, message: '请输入整数' },
-  money: { re: /^(([1-9][0-9]*)|([0]\.\d{0,2}|[1-9][0-9]*\.\d{0,2}))$/, message: '请输入正确的金额' },
-};
 
 const label = (f: EntityField) => f.title ?? f.name;
 
@@ -37,10 +23,10 @@ export function checkValue(f: EntityField, raw: unknown): unknown {
     const len = [...v].length;
     if (f.type === 'string' && len > (f.length ?? 255)) throw new BizError(`${label(f)}最多${f.length ?? 255}个字符`);
     if (f.pattern && f.pattern !== 'only') {
-      const preset = PATTERN_PRESETS[f.pattern];
+      const preset = presetOf(f.pattern);
       let re: RegExp;
       try {
-        re = preset?.re ?? new RegExp(f.pattern);
+        re = preset?.pattern ?? new RegExp(f.pattern);
       } catch {
         re = /[\s\S]*/;
       }

@@ -1,6 +1,6 @@
 import type { DB } from '../db/index.js';
 import { BizError } from '../http/envelope.js';
-import { DEFAULT_GRADE_BANDS, leavesOf, type GradeBand, type IndexNode } from './rules.js';
+import { DEFAULT_GRADE_BANDS, leavesOf, type GradeBand, type IndexNode } from '../../shared/rules.js';
 
 export interface TermRow {
   id: string;

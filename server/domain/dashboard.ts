@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.js';
 import { ok } from '../http/envelope.js';
 import { currentTerm, getTerm } from './base.js';
 import { byDepartment, frequency, gradeDistribution, type ReportFilter } from './reports.js';
-import { DONE_STATUSES, weekOf } from './rules.js';
+import { DONE_STATUSES, weekOf } from '../../shared/rules.js';
 import { recordVisibility, scopeOf } from './scope.js';
 
 /** The home tab (/dashboard/analysis): the term at a glance for the signed-in user's role. */

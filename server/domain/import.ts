@@ -6,7 +6,7 @@ import { readXlsx } from '../crud/excel.js';
 import { BizError, ok } from '../http/envelope.js';
 import { newId, now } from '../util.js';
 import { termOrCurrent } from './base.js';
-import { formatWeeks, parseSlots, weekMask, type SlotTime } from './rules.js';
+import { formatWeeks, parseSlots, weekMask, type SlotTime } from '../../shared/rules.js';
 
 /**
  * Timetable import from the academic-affairs Excel export (one or several files): courses, classes,

@@ -11,7 +11,7 @@ import { allows } from '../http/guard.js';
 import { newId, now } from '../util.js';
 import { notifyDomain } from './notify.js';
 import { nextNo } from './numbering.js';
-import { IMP_ACTION_TEXT, IMP_STATUS_TEXT, IMP_TRANSITIONS, isOverdue, nextStatus, SUBTASK_FINISHED, type ImpAction, type ImpStatus } from './rules.js';
+import { IMP_ACTION_TEXT, IMP_STATUS_TEXT, IMP_TRANSITIONS, isOverdue, nextStatus, SUBTASK_FINISHED, type ImpAction, type ImpStatus } from '../../shared/rules.js';
 import { scopeOf, subtree } from './scope.js';
 import { improvementFromAuditItem } from './audit.js';
 import { currentTerm } from './base.js';

@@ -10,7 +10,7 @@ import { allows } from '../http/guard.js';
 import { now } from '../util.js';
 import { notifyDomain } from './notify.js';
 import { nextNo } from './numbering.js';
-import { parseWeeks } from './rules.js';
+import { parseWeeks } from '../../shared/rules.js';
 
 /**
  * 实验室管理 (reference/domain.md §7.5): the lab catalogue, its services, contracts, teaching plans,

@@ -10,7 +10,7 @@ import { applicableIndexSet, getTerm, loadIndexSet } from './base.js';
 import { notifyDomain } from './notify.js';
 import { RECORD_NO_RULE } from './numbering.js';
 import { nextNumber } from '../crud/fill-rule.js';
-import { gradeOf, RuleError, scoreRecord, weekdayOf, weekOf, type ScoreInput } from './rules.js';
+import { gradeOf, RuleError, scoreRecord, weekdayOf, weekOf, type ScoreInput } from '../../shared/rules.js';
 import { recordVisibility, scopeOf, subtree } from './scope.js';
 
 const E = 'sup_lecture_record';

@@ -9,7 +9,7 @@ import { buildXlsx, XLSX_TYPE } from '../crud/excel.js';
 import { attachment } from '../crud/routes.js';
 import type { EntitySchema, FieldType } from '../crud/entity-types.js';
 import { applicableIndexSet, termOrCurrent } from './base.js';
-import { DEFAULT_GRADE_BANDS, DONE_STATUSES, gradeOf, round2, type GradeBand } from './rules.js';
+import { DEFAULT_GRADE_BANDS, DONE_STATUSES, gradeOf, round2, type GradeBand } from '../../shared/rules.js';
 import { scopeOf, subtree } from './scope.js';
 
 /**

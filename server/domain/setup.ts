@@ -6,7 +6,7 @@ import { deleteRows, getRow, hookContext, inTransaction, saveRow } from '../crud
 import { BizError, ok } from '../http/envelope.js';
 import { newId, now } from '../util.js';
 import { currentTerm, loadIndexSet, termOrCurrent } from './base.js';
-import { checkGradeBands, checkIndexTree, dateOf, DEFAULT_GRADE_BANDS, formatWeeks, parseWeeks, weekMask, weekOf } from './rules.js';
+import { checkGradeBands, checkIndexTree, dateOf, DEFAULT_GRADE_BANDS, formatWeeks, parseWeeks, weekMask, weekOf } from '../../shared/rules.js';
 
 /** Terms (one current), schedule lines (week masks), versioned index systems, the timetable and the lesson picker. */
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));

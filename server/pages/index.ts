@@ -6,8 +6,8 @@ import { SCHEMAS_DIR, checkAgainst, listJson, type SchemaProblem } from '../crud
 import { BizError, fail, ok } from '../http/envelope.js';
 import { routedComponent, userPermissions } from '../sys/permission-tree.js';
 import { noticeList } from '../sys/announcement.js';
-import { firstListOf } from '../../renderer/listRequest.js';
-import type { PageSchema } from '../../renderer/types.js';
+import { firstListOf } from '../../shared/list-request.js';
+import type { PageSchema } from '../../shared/page-schema.js';
 
 /**
  * Page schemas (schemas/pages/<id>.json) served to the renderer. Files are read on demand and
@@ -97,7 +97,7 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
   // Where a path leads for this user (their menu's component there), that page's schema if it is a
   // schema page, and — for a list page opened at URL `search` — the answer to its first list request,
   // run here with the caller's own headers (same guard, permissions and data scope as when the page
-  // asks itself). A first visit (src/session/early-requests.ts) then has its rows with its schema, one round
+  // asks itself). A first visit (core/session/early-requests.ts) then has its rows with its schema, one round
   // trip after the HTML, instead of after the entry, the menu and the renderer have loaded.
   const routeAnswer = async (req: FastifyRequest) => {
     const { path, search } = req.query as { path?: unknown; search?: unknown };
@@ -117,7 +117,7 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
   };
   api.get('/schema/route', { config: { auth: 'user' } }, routeAnswer);
 
-  // A first visit's early requests in one (src/session/early-requests.ts): the menu, where the path leads and the
+  // A first visit's early requests in one (core/session/early-requests.ts): the menu, where the path leads and the
   // header's notice list, each as its own request would answer with HTTP 200 (GET /sys/permission/getUserPermissionByToken,
   // /schema/route, /sys/annountCement/listByUser?pageSize=5), or null where that request would answer otherwise or
   // fail: the app then makes it itself, with its own error handling. One request and one session lookup instead of three.
@@ -136,5 +136,5 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
   });
 }
 
-/** The request headers a page's own list request would carry (src/http/client.ts). */
+/** The request headers a page's own list request would carry (core/http/client.ts). */
 const FORWARDED = ['x-access-token', 'tenant-id', 'x-low-app-id'];

@@ -1,5 +1,6 @@
 import type { ServerContext } from '../context.js';
 import { seedDicts, type DictSeed } from './dicts-base.js';
+import { IMP_STATUS_COLOR, IMP_STATUS_TEXT, RECORD_STATUS, type ImpStatus } from '../../shared/rules.js';
 
 /** Vocabularies of lecture observation and improvement (DESIGN §4): stable codes, Chinese labels. */
 export const DOMAIN_DICTS: DictSeed[] = [
@@ -24,14 +25,11 @@ export const DOMAIN_DICTS: DictSeed[] = [
   { code: 'eval_grade', name: '评价等级', items: [['EXCELLENT', '优秀', 'green'], ['GOOD', '良好', 'cyan'], ['MEDIUM', '中等', 'blue'], ['PASS', '合格', 'orange'], ['FAIL', '不合格', 'red']] },
   {
     code: 'record_status', name: '听课记录状态',
-    items: [['DRAFT', '草稿', 'default'], ['SUBMITTED', '已提交', 'blue'], ['RETURNED', '已退回', 'red'], ['CONFIRMED', '已确认', 'green'], ['ARCHIVED', '已归档', 'purple']],
+    items: Object.entries(RECORD_STATUS).map(([code, [text, color]]) => [code, text, color]),
   },
   {
     code: 'rect_status', name: '整改状态',
-    items: [
-      ['DRAFT', '待下发', 'default'], ['ISSUED', '已下发', 'blue'], ['ACCEPTED', '已签收', 'cyan'], ['IN_PROGRESS', '整改中', 'processing'], ['SUBMITTED', '待验收', 'orange'],
-      ['REJECTED', '已退回', 'red'], ['VERIFIED', '已验收', 'green'], ['CLOSED', '已销号', 'purple'], ['CANCELLED', '已撤销', 'default'],
-    ],
+    items: (Object.keys(IMP_STATUS_TEXT) as ImpStatus[]).map((s) => [s, IMP_STATUS_TEXT[s], IMP_STATUS_COLOR[s]]),
   },
   {
     code: 'rect_action', name: '整改操作',

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import type { DB } from '../db/index.js';
 import { newId } from '../util.js';
-import { dateOf, DEFAULT_GRADE_BANDS, formatWeeks, gradeOf, round2, weekMask } from '../domain/rules.js';
+import { dateOf, DEFAULT_GRADE_BANDS, formatWeeks, gradeOf, round2, weekMask } from '../../shared/rules.js';
 import { COURSE_WORDS, PROBLEMS, STRENGTHS, SUGGESTIONS } from './data/lecture/texts.js';
 
 /**

@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.js';
 import { BizError, ok, page } from '../http/envelope.js';
 import { deleteRows, getRow, hookContext, saveRow, toWire } from '../crud/engine.js';
 import { defineEntityHooks, type HookContext, type Row } from '../crud/hooks.js';
-import { checkPassword } from '../auth/password-policy.js';
+import { checkPassword } from '../../shared/password-policy.js';
 import { hashPassword } from '../auth/password.js';
 import { revokeSessions } from '../auth/session.js';
 import { sessionsRevoked } from './notify.js';

@@ -5,7 +5,7 @@ import { tokenOf } from '../http/guard.js';
 import { checkCaptcha, newCaptcha } from '../auth/captcha.js';
 import { loginResult, userDeparts, userInfo } from '../auth/login.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from '../auth/password.js';
-import { checkPassword } from '../auth/password-policy.js';
+import { checkPassword } from '../../shared/password-policy.js';
 import { resolveSession, revokeSessions, revokeUserSessions } from '../auth/session.js';
 import { signatureCheck } from '../auth/signature.js';
 import { MOBILE_RE, sendSmsCode, verifySmsCode } from '../auth/sms.js';

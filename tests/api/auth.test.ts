@@ -4,7 +4,7 @@ import { API, DEMO_PASSWORD, startTestServer, type TestServer } from '../helpers
 import { captchaKeyId } from '../../server/auth/captcha.js';
 import { revokeUserSessions } from '../../server/auth/session.js';
 import { fmt, sha256 } from '../../server/util.js';
-import { PASSWORD_MESSAGES } from '../../server/auth/password-policy.js';
+import { PASSWORD_MESSAGES } from '../../shared/password-policy.js';
 
 let s: TestServer;
 beforeAll(async () => {

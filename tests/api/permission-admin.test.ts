@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, DEMO_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
-import { PASSWORD_MESSAGES } from '../../server/auth/password-policy.js';
+import { PASSWORD_MESSAGES } from '../../shared/password-policy.js';
 import { departId, roleId } from '../../server/seed/data/org.js';
 
 let s: TestServer;

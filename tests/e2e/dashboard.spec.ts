@@ -45,7 +45,7 @@ for (const who of ['admin', 'supervisor', 'leader', 'teacher'] as const) {
     await page.mouse.move(700, 10);
     await page.waitForTimeout(1200); // chart animation
     if (s.scoreDistribution.length) {
-      // The bars are painted (echarts as the app registers it: src/components/echarts.ts): pixels in a grade's
+      // The bars are painted (echarts as the app registers it: core/ui/echarts.ts): pixels in a grade's
       // colour below the legend (the top 40 px).
       const barPixels = await page.getByTestId('score-chart').locator('canvas').evaluate((c: HTMLCanvasElement) => {
         const top = Math.round(40 * (c.height / c.clientHeight));

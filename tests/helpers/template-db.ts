@@ -32,7 +32,7 @@ function hashTree(dirs: string[]): string {
   return h.digest('hex').slice(0, 16);
 }
 
-export const sourceHash = () => hashTree(['server', 'schemas']);
+export const sourceHash = () => hashTree(['server', 'shared', 'schemas']);
 
 async function prepare(cfg: AppConfig) {
   const database = await openDatabase(cfg);

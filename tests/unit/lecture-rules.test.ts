@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkGradeBands, checkIndexTree, dateOf, formatWeeks, gradeOf, isOverdue, leavesOf, nextStatus, parseSlots, parseWeeks, scoreRecord, weekMask, weekOf, weekdayOf,
-} from '../../server/domain/rules.js';
+} from '../../shared/rules.js';
 
 describe('weeks', () => {
   it('parses ranges, lists and odd/even markers', () => {

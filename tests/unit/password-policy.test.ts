@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPassword, hasKeyboardRun, hasSequence, PASSWORD_MESSAGES as M } from '../../server/auth/password-policy.js';
+import { checkPassword, hasKeyboardRun, hasSequence, PASSWORD_MESSAGES as M } from '../../shared/password-policy.js';
 
 describe('checkPassword (SPEC §5 修改密码)', () => {
   it.each([

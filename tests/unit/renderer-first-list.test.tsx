@@ -3,11 +3,11 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { MemoryRouter } from 'react-router-dom';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { axiosInstance } from '@/http/client';
-import { putListGuess, clearPrefetch } from '@/session/prefetch';
+import { axiosInstance } from '@core/http/client';
+import { putListGuess, clearPrefetch } from '@core/session/prefetch';
 import { ListPage } from '@renderer/ListPage';
-import { firstListRequest } from '@renderer/listRequest';
-import type { PageSchema } from '@renderer/types';
+import { firstListRequest } from '@shared/list-request';
+import type { PageSchema } from '@shared/page-schema';
 import { lazyWidget } from '@widgets/index';
 import { registerWidget } from '@widgets/registry';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import { actionColumnWidth, defaultActions } from '../../renderer/ListPage';
-import { queryParams } from '../../renderer/listRequest';
+import { queryParams } from '../../shared/list-request';
 import { urlsOf } from '../../renderer/scope';
-import type { ActionSchema } from '../../renderer/types';
+import type { ActionSchema } from '../../shared/page-schema';
 
 describe('list page helpers', () => {
   it('turns query values into JeecgBoot parameters', () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runInThisContext } from 'node:vm';
 import { earlyRequestsScript } from '../../vite.config';
 
-/** The inline script exactly as the build puts it into index.html (src/session/early-requests.ts). */
+/** The inline script exactly as the build puts it into index.html (core/session/early-requests.ts). */
 let script = '';
 beforeAll(async () => {
   script = await earlyRequestsScript('/jeecg-boot');

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getDefaultStore } from 'jotai';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { axiosInstance, fileUrl, http, REQUEST_TIMEOUT, setLowAppIdSource, withFileTokens } from '@/http/client';
-import { tenantAtom, tokenAtom } from '@/session/store';
-import { afterLoginTarget, loginOutcome } from '@/session/actions';
+import { axiosInstance, fileUrl, http, REQUEST_TIMEOUT, setLowAppIdSource, withFileTokens } from '@core/http/client';
+import { tenantAtom, tokenAtom } from '@core/session/store';
+import { afterLoginTarget, loginOutcome } from '@core/session/actions';
 
 // Capture what would go on the wire instead of sending it (the client's own logic is under test).
 let seen: InternalAxiosRequestConfig[] = [];
@@ -84,7 +84,7 @@ describe('session rules', () => {
 describe('signed helpers', () => {
   it('match the server computation and send X-Sign / X-TIMESTAMP', async () => {
     const { computeSign: serverSign } = await import('@server/auth/signature');
-    const { computeSign, setSignSecret } = await import('@/http/client');
+    const { computeSign, setSignSecret } = await import('@core/http/client');
     setSignSecret('s3cret');
     const params = { b: 2, a: 'x', _t: 5 };
     expect(computeSign('/sys/dict/loadDict/sex', params)).toBe(serverSign({ b: 2, a: 'x' }, 's3cret'));

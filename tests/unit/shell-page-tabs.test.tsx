@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { PageTabs } from '@/layouts/PageTabs';
+import { PageTabs } from '@app/layouts/PageTabs';
 import { stubResizeObserver } from '../helpers/resize-observer';
 
 const TABS = [

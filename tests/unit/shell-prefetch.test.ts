@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getDefaultStore } from 'jotai';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { axiosInstance } from '@/http/client';
-import { tokenAtom, userInfoAtom, type MenuNode } from '@/session/store';
+import { axiosInstance } from '@core/http/client';
+import { tokenAtom, userInfoAtom, type MenuNode } from '@core/session/store';
 import {
   arrivedEarly, clearPrefetch, firstList, firstListDone, GUESS_TTL_MS, onMenu, peekSchemaGuess, putListGuess, quietGet, startBootPrefetch, takeEarly, takeSchemaGuess,
-} from '@/session/prefetch';
-import { clearSession, loadPermissions } from '@/session/actions';
-import { prefetchRoutes } from '@/router/menu';
+} from '@core/session/prefetch';
+import { clearSession, loadPermissions } from '@core/session/actions';
+import { prefetchRoutes } from '@core/menu';
 import { fetchPageSchema, clearPageCache } from '@renderer/loader';
 
 // Requests are answered here instead of going on the wire: status by url; GET /schema/route from `routes`.
@@ -61,7 +61,7 @@ describe('path → page map (router/menu)', () => {
   });
 });
 
-describe('boot prefetch (src/session/prefetch.ts)', () => {
+describe('boot prefetch (core/session/prefetch.ts)', () => {
   it('asks the server where the path leads (with the URL search) and takes the schema from its answer; the menu agreeing asks nothing more', async () => {
     signIn('u1');
     routes['/records'] = { component: 'supervisor/RecordList', schema: { kind: 'list', title: '听课记录' } };
@@ -193,7 +193,7 @@ describe('a list page\'s first request', () => {
   });
 });
 
-describe('the early requests of the page load (src/session/early-requests.ts → takeEarly)', () => {
+describe('the early requests of the page load (core/session/early-requests.ts → takeEarly)', () => {
   const ok = (result: unknown) => ({ success: true, code: 200, message: '', result });
   const list = { url: '/r/list', params: { pageNo: 1, pageSize: 20 }, answer: ok({ records: [{ id: 'a' }], total: 1 }) };
   const routeAnswer = ok({ component: 'supervisor/RecordList', schema: { kind: 'list', title: 'T' }, list });

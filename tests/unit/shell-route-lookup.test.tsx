@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { matchRoutes, MemoryRouter, Routes, useLocation, type Location } from 'react-router-dom';
-import { routeLookup } from '@/router/lookup';
-import type { RouteDef } from '@/router/menu';
+import { routeLookup } from '@app/router/lookup';
+import type { RouteDef } from '@core/menu';
 
 const def = (path: string, title = path): RouteDef => ({ path, name: path, title, keepAlive: false, parents: [], fromMenu: true, component: `none${path}` });
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from 'jotai';
-import { jsonStorage } from '@/session/storage';
-import { DEFAULT_SETTINGS, SETTINGS_KEY } from '@/settings/store';
+import { jsonStorage } from '@core/session/storage';
+import { DEFAULT_SETTINGS, SETTINGS_KEY } from '@core/settings';
 
 // jotai reads an atom's storage again when the atom is first subscribed to: an equal but new object
 // there would draw again everything that depends on it (the whole application, every cell of a list).
@@ -29,7 +29,7 @@ describe('atoms kept in Web Storage', () => {
 
   it('the session atoms keep the values written to them when first subscribed to', async () => {
     vi.resetModules();
-    const { authAtom, userInfoAtom } = await import('@/session/store');
+    const { authAtom, userInfoAtom } = await import('@core/session/store');
     const store = createStore();
     const auth = [{ action: 'user:add', type: '1' }];
     const user = { id: 'u1', username: 'admin', realname: '管理员' };
@@ -46,7 +46,7 @@ describe('atoms kept in Web Storage', () => {
   it('the stored settings keep their identity when first subscribed to, and change when written', async () => {
     localStorage.setItem(SETTINGS_KEY, JSON.stringify({ navTheme: 'light' }));
     vi.resetModules(); // the atom reads the storage when its module is evaluated
-    const { settingsAtom } = await import('@/settings/store');
+    const { settingsAtom } = await import('@core/settings');
     const store = createStore();
     const before = store.get(settingsAtom);
     expect(before).toEqual({ ...DEFAULT_SETTINGS, navTheme: 'light' });

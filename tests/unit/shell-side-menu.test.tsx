@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { SideMenu, toItems } from '@/layouts/SideMenu';
-import type { MenuNode } from '@/session/store';
+import { SideMenu, toItems } from '@app/layouts/SideMenu';
+import type { MenuNode } from '@core/session/store';
 import { MenuIconSelect } from '@widgets/admin/MenuIconSelect';
-import { MENU_ICON_NAMES } from '@/layouts/icons';
+import { MENU_ICON_NAMES } from '@core/ui/icons';
 
 const node = (path: string, title: string, children?: MenuNode[]): MenuNode => ({
   id: path, path, name: title, component: children ? 'layouts/RouteView' : 'demo/Page', meta: { title }, ...(children ? { children, redirect: children[0]!.path } : {}),

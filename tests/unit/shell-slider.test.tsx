@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { SliderCheck } from '@/components/SliderCheck';
+import { SliderCheck } from '@app/components/SliderCheck';
 
 describe('slider check (SPEC §4)', () => {
   it('released early it snaps back; dragged to full width it is verified', () => {

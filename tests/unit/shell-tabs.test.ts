@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { closeMany, closeTab, HOME_CLOSE_MSG, LAST_CLOSE_MSG, refreshTab, visit, type PageTab } from '@/layouts/tabs';
-import { containerRedirects, menuRoutes, onlineKind, resolveUrlPlaceholders, searchableEntries } from '@/router/menu';
-import { normalizeSettings, DEFAULT_SETTINGS } from '@/settings/store';
-import { deviceOf } from '@/layouts/useDevice';
-import { greeting } from '@/branding';
-import type { MenuNode } from '@/session/store';
+import { closeMany, closeTab, HOME_CLOSE_MSG, LAST_CLOSE_MSG, refreshTab, visit, type PageTab } from '@app/layouts/tabs';
+import { containerRedirects, menuRoutes, onlineKind, resolveUrlPlaceholders, searchableEntries } from '@core/menu';
+import { normalizeSettings, DEFAULT_SETTINGS } from '@core/settings';
+import { deviceOf } from '@app/layouts/useDevice';
+import { greeting } from '@core/branding';
+import type { MenuNode } from '@core/session/store';
 
 const HOME = '/dashboard/analysis';
 const t = (key: string, keepAlive = false): Omit<PageTab, 'version'> => ({ key, pathname: key, search: '', title: key.slice(1), keepAlive });

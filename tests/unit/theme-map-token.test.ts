@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { theme } from 'antd';
-import { appTheme, DEFAULT_PRIMARY_COLOR, mapTokenOf, withBuiltMapToken, type MapTokenOf } from '@/theme';
+import { appTheme, DEFAULT_PRIMARY_COLOR, mapTokenOf, withBuiltMapToken, type MapTokenOf } from '@core/theme';
 
 /** What the build puts into `virtual:antd-map-token` (scripts/antd-styles.tsx): the default theme's map token, through JSON. */
 const built = JSON.parse(JSON.stringify(mapTokenOf(appTheme(DEFAULT_PRIMARY_COLOR)))) as MapTokenOf;
 
-describe("antd's map token derived at build time (src/theme.ts)", () => {
+describe("antd's map token derived at build time (core/theme.ts)", () => {
   it('gives antd the very design token its own algorithm gives, for the default theme and for another primary colour', () => {
     for (const colour of [DEFAULT_PRIMARY_COLOR, '#F5222D']) {
       const config = appTheme(colour);

@@ -3,7 +3,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createCache, StyleProvider } from '@ant-design/cssinjs';
 import { Button, ConfigProvider, theme, type ThemeConfig } from 'antd';
-import { appTheme, ThemedConfigProvider } from '@/theme';
+import { appTheme, ThemedConfigProvider } from '@core/theme';
 
 type Provider = ComponentType<{ theme: ThemeConfig; children: ReactNode }>;
 
@@ -21,7 +21,7 @@ function derivedPrimaries(Provider: Provider): Set<unknown> {
   return new Set([...entries].filter(([key]) => key.startsWith('token')).map(([, [, [token]]]) => token.colorPrimary));
 }
 
-describe('ThemedConfigProvider (src/theme.ts)', () => {
+describe('ThemedConfigProvider (core/theme.ts)', () => {
   it("derives the app's design token only, not antd's default theme for the icon reset as a bare ConfigProvider does", () => {
     expect(derivedPrimaries(ThemedConfigProvider)).toEqual(new Set(['#f5222d']));
     expect(derivedPrimaries(ConfigProvider as Provider)).toEqual(new Set(['#f5222d', theme.defaultSeed.colorPrimary]));

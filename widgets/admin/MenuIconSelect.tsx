@@ -1,5 +1,5 @@
 import { Select } from 'antd';
-import { MENU_ICON_NAMES, menuIcon } from '@/layouts/icons';
+import { MENU_ICON_NAMES, menuIcon } from '@core/ui/icons';
 
 const label = (name: string) => (
   <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { TreeSelect } from 'antd';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 
 interface Node {
   id: string;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { App, Button, Space, Spin, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 
 interface PermNode {
   key: string;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { App, Button, Form, Input } from 'antd';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 
 export interface ResetPasswordProps {
   record?: { username?: string };

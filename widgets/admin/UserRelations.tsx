@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Select } from 'antd';
 import { useForm } from '@formily/react';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 import { JSelectDepart } from '../pickers/JSelectDepart';
 
 interface Props {

@@ -3,13 +3,14 @@ import { Alert, Button, Card, Col, Empty, Progress, Row, Skeleton, Statistic, Ta
 import type { ColumnsType } from 'antd/es/table';
 import { useAtomValue } from 'jotai';
 import { useNavigate } from 'react-router-dom';
-import { http } from '@/http/client';
-import { menuAtom, userInfoAtom } from '@/session/store';
-import { searchableEntries } from '@/router/menu';
+import { http } from '@core/http/client';
+import { menuAtom, userInfoAtom } from '@core/session/store';
+import { searchableEntries } from '@core/menu';
 import { useDictOptions } from '../dict/useDictOptions';
 import { EChart } from '../statistics/Chart';
 import { GRADE_COLORS, GRADE_ORDER } from '../statistics/options';
-import { VisitCard } from '@/pages/builtin/VisitCard';
+import { VisitCard } from './VisitCard';
+import { IMP_STATUS_COLOR, RECORD_STATUS } from '@shared/rules';
 
 export interface DashboardSummary {
   term: null | { id: string; name: string; startDate: string; weekCount: number; week: number };
@@ -21,10 +22,7 @@ export interface DashboardSummary {
 }
 
 // Tag colours of the seeded dictionaries (dictionary items carry no colour on the wire).
-const STATUS_COLORS: Record<string, string> = {
-  DRAFT: 'default', SUBMITTED: 'blue', RETURNED: 'red', CONFIRMED: 'green', ARCHIVED: 'purple',
-  ISSUED: 'blue', ACCEPTED: 'cyan', IN_PROGRESS: 'processing', REJECTED: 'red', VERIFIED: 'green', CLOSED: 'purple', CANCELLED: 'default',
-};
+const STATUS_COLORS: Record<string, string> = { ...Object.fromEntries(Object.entries(RECORD_STATUS).map(([k, [, c]]) => [k, c])), ...IMP_STATUS_COLOR };
 const RECORDS_PATH = '/supervisor/lectureRecord';
 const TASKS_PATH = '/improvement/task';
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Select, Spin } from 'antd';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 import { useDictOptions, type DictOption } from './useDictOptions';
 
 export const SEARCH_DEBOUNCE_MS = 300;

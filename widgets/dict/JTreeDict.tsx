@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, TreeSelect } from 'antd';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 import { parseCondition } from '../logic/inputs';
 
 interface Node {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { loadDict, type DictOption } from '@renderer/dict';
+import { loadDict, type DictOption } from '@core/dict';
 
 export type { DictOption };
 

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Alert, App, Button, Descriptions, Empty, Form, Input, InputNumber, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
-import { fileUrl, http } from '@/http/client';
+import { fileUrl, http } from '@core/http/client';
 import { JUpload } from '../upload/JUpload';
+import { IMP_LOG_TEXT, IMP_STATUS_COLOR, IMP_STATUS_TEXT, type ImpStatus } from '@shared/rules';
 
 /**
  * Improvement tasks and subtasks (DESIGN §4) in list-page `widget` actions: one transition with its
@@ -11,15 +12,9 @@ import { JUpload } from '../upload/JUpload';
 type Row = Record<string, any>;
 type Kind = 'task' | 'subtask';
 
-export const IMP_STATUS: Record<string, [string, string]> = {
-  DRAFT: ['待下发', 'default'], ISSUED: ['已下发', 'blue'], ACCEPTED: ['已签收', 'cyan'], IN_PROGRESS: ['整改中', 'processing'],
-  SUBMITTED: ['待验收', 'gold'], REJECTED: ['已退回', 'red'], VERIFIED: ['已验收', 'green'], CLOSED: ['已销号', 'success'], CANCELLED: ['已撤销', 'default'],
-};
-const ACTION_TEXT: Record<string, string> = {
-  CREATE: '创建', ISSUE: '下发', ACCEPT: '签收', SPLIT: '分解', FEEDBACK: '整改反馈', SUBMIT: '提交验收', REJECT: '退回', VERIFY: '验收通过', CLOSE: '销号', CANCEL: '撤销',
-};
 const statusTag = (s: unknown) => {
-  const [text, color] = IMP_STATUS[String(s)] ?? [String(s ?? ''), 'default'];
+  const st = String(s ?? '') as ImpStatus;
+  const [text, color] = IMP_STATUS_TEXT[st] ? [IMP_STATUS_TEXT[st], IMP_STATUS_COLOR[st]] : [st, 'default'];
   return <Tag color={color}>{text}</Tag>;
 };
 /** Links to uploaded files, under the names they were uploaded with (`names`: stored path → name). */
@@ -185,7 +180,7 @@ export function ImpDetail({ record, kind }: ImpDetailProps) {
           items={logs.map((l) => ({
             children: (
               <div className="imp-log-item">
-                <Typography.Text strong>{ACTION_TEXT[String(l.action)] ?? l.action}</Typography.Text> <span style={{ marginLeft: 4 }}>{l.operatorName}</span>{' '}
+                <Typography.Text strong>{IMP_LOG_TEXT[String(l.action)] ?? l.action}</Typography.Text> <span style={{ marginLeft: 4 }}>{l.operatorName}</span>{' '}
                 <Typography.Text type="secondary" style={{ marginLeft: 4 }}>
                   {String(l.actionTime ?? '').slice(0, 19)}
                 </Typography.Text>{' '}

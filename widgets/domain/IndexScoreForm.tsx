@@ -2,8 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { Alert, InputNumber, Space, Spin, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { observer, useForm } from '@formily/react';
-import { gradeOf, leavesOf, type GradeBand } from '@server/domain/rules';
-import { http } from '@/http/client';
+import { gradeOf, leavesOf, type GradeBand } from '@shared/rules';
+import { http } from '@core/http/client';
 
 export interface IndexItem {
   id: string;

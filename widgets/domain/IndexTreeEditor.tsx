@@ -2,8 +2,8 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import { Alert, Button, Input, InputNumber, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { observer, useForm } from '@formily/react';
-import { checkIndexTree, round2, type IndexNode } from '@server/domain/rules';
-import { http } from '@/http/client';
+import { checkIndexTree, round2, type IndexNode } from '@shared/rules';
+import { http } from '@core/http/client';
 
 /** One index of an index system as `/supervisor/index/add|edit` take it (`indexList`) and `queryById` returns it. */
 export interface IndexTreeItem {
@@ -32,7 +32,7 @@ const editable = (i: IndexTreeItem): IndexTreeItem => ({
   ...(i.children ? { children: i.children.map(editable) } : {}),
 });
 
-/** The tree as the server's publish check sees it (checkIndexTree in server/domain/rules.ts). */
+/** The tree as the server's publish check sees it (checkIndexTree in shared/rules.ts). */
 function asNodes(tree: IndexTreeItem[]): IndexNode[] {
   return tree.flatMap((p, i) => [
     { id: `${i}`, parentId: null, level: 1, name: p.name || `第${i + 1}个一级指标`, maxScore: Number(p.maxScore ?? 0) },

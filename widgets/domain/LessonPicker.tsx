@@ -3,7 +3,7 @@ import { Button, DatePicker, Descriptions, Input, InputNumber, Modal, Space, Tab
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { observer, useForm } from '@formily/react';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 
 /** A lesson row of GET /supervisor/courseSchedule/lessons. */
 export interface Lesson {

@@ -2,7 +2,7 @@ import { useMemo, useRef } from 'react';
 import ReactQuill from 'react-quill-new';
 import 'react-quill-new/dist/quill.snow.css';
 import { message } from 'antd';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 import { storedFileUrl, UPLOAD_URL } from '../upload/JUpload';
 
 export const EDITOR_HEIGHT = 300;

@@ -3,7 +3,7 @@ import MDEditor, { type ICommand, type TextAreaTextApi } from '@uiw/react-md-edi
 import * as cn from '@uiw/react-md-editor/commands-cn';
 import '@uiw/react-md-editor/markdown-editor.css';
 import { message } from 'antd';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 import { storedFileUrl, UPLOAD_URL } from '../upload/JUpload';
 
 export const MD_MIN_HEIGHT = 200;

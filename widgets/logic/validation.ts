@@ -1,3 +1,4 @@
+import { presetOf } from '@shared/validation-presets';
 /**
  * Validation presets and rules (SPEC §5), one implementation for forms and the editable table.
  * A rule list is checked in order; the first failing rule gives the message.
@@ -19,28 +20,9 @@ export interface RuleContext {
   columnValues?: unknown[];
 }
 
-export interface Preset {
-  code: string;
-  title: string;
-  pattern: RegExp;
-}
-
-export const PRESETS: Preset[] = [
-  { code: '*', title: '非空', pattern: /^[\s\S]+$/ },
-  { code: 'n6-16', title: '6到16位数字', pattern: /^\d{6,16}$/ },
-  { code: '*6-16', title: '6到16位任意字符', pattern: /^[\s\S]{6,16}$/ },
-  { code: 's6-18', title: '6到18位字母', pattern: /^[a-zA-Z]{6,18}$/ },
-  { code: 'url', title: '网址', pattern: /^(https?|ftp):\/\/[\w-]+(\.[\w-]+)+([\w.,@?^=%&:/~+#-]*[\w@?^=%&/~+#-])?$/ },
-  { code: 'e', title: '电子邮件', pattern: /^[\w.+-]+@[\w-]+(\.[\w-]+)+$/ },
-  { code: 'm', title: '手机号码', pattern: /^1[3-9]\d{9}$/ },
-  { code: 'p', title: '邮政编码', pattern: /^\d{6}$/ },
-  { code: 's', title: '字母', pattern: /^[A-Za-z]+$/ },
-  { code: 'n', title: '数字', pattern: /^-?\d+(\.\d+)?$/ },
-  { code: 'z', title: '整数', pattern: /^-?\d+$/ },
-  { code: 'money', title: '金额', pattern: /^-?\d+(\.\d{1,2})?$/ },
-];
-
-const presetByCode = new Map(PRESETS.map((p) => [p.code, p]));
+export type { PatternPreset as Preset } from '@shared/validation-presets';
+/** The presets (shared with the server's validation). */
+export { PATTERN_PRESETS as PRESETS } from '@shared/validation-presets';
 
 export function isEmptyValue(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
@@ -49,7 +31,7 @@ export function isEmptyValue(v: unknown): boolean {
 /** The regular expression of a pattern: a preset, or the string itself. Invalid expressions never match. */
 export function patternOf(p: string | RegExp): RegExp {
   if (p instanceof RegExp) return p;
-  const preset = presetByCode.get(p);
+  const preset = presetOf(p);
   if (preset) return preset.pattern;
   try {
     return new RegExp(p);
@@ -112,7 +94,7 @@ function checkRuleCore(value: unknown, rule: ValidateRule, ctx: RuleContext): st
     const re = patternOf(rule.pattern);
     re.lastIndex = 0;
     if (!re.test(String(value))) {
-      const preset = typeof rule.pattern === 'string' ? presetByCode.get(rule.pattern) : undefined;
+      const preset = typeof rule.pattern === 'string' ? presetOf(rule.pattern) : undefined;
       return rule.message ?? `${title}${preset ? `必须是${preset.title}` : '格式不正确'}`;
     }
     return undefined;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, message } from 'antd';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 import { ListPickerModal, PickerField, type Row } from './ListPicker';
 import { checkPopupConfig } from '../logic/inputs';
 

@@ -1,4 +1,4 @@
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 import { ASYNC_PAGE_SIZE, JSearchSelectTag } from '../dict/JSearchSelectTag';
 import type { DictOption } from '../dict/useDictOptions';
 

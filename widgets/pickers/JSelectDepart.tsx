@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { message, Modal, Tree, Input } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 import { PickerField } from './ListPicker';
 import { splitMulti } from '../logic/inputs';
 

@@ -5,7 +5,7 @@ import { ListPickerModal, PickerField, type Row } from './ListPicker';
 import { loadDepartTree } from './JSelectDepart';
 import { splitMulti, userLabel } from '../logic/inputs';
 import { JDictSelectTag } from '../dict/JDictSelectTag';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 
 export const USER_BY_DEP_WIDTH = 1250;
 export const USER_PICKER_WIDTH = 1200;

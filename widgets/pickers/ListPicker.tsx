@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Button, Input, message, Modal, Space, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { http, type PageResult } from '@/http/client';
+import { http, type PageResult } from '@core/http/client';
 import { ellipsis } from '../logic/inputs';
 
 export type Row = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Badge, Button } from 'antd';
-import { LazyTooltip } from '@/components/LazyOverlay';
-import { lazyModule, moduleLoader } from '@/components/moduleLoader';
+import { LazyTooltip } from '@core/ui/LazyOverlay';
+import { lazyModule, moduleLoader } from '@core/ui/moduleLoader';
 import type { MatchType, QueryField, QueryRow } from '../logic/query';
 
 const loadBuilder = moduleLoader(() => import('./SuperQueryBuilder'));

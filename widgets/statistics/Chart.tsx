@@ -20,7 +20,7 @@ export function EChart({ option, height, onClick, testId }: { option: object; he
   useEffect(() => {
     let disposed = false;
     const onResize = () => chart.current?.resize();
-    void import('@/components/echarts').then((echarts) => {
+    void import('@core/ui/echarts').then((echarts) => {
       if (disposed || !el.current) return;
       const c = echarts.init(el.current) as unknown as ChartLike;
       chart.current = c;

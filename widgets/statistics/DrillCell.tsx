@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import { useListQuery } from '@renderer/listQuery';
+import { useListQuery } from '@core/listQuery';
 
 /**
  * A number that opens the records behind it (column widget `cell:drill`). `url` takes `{field}`

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Card, Col, Empty, Row, Segmented, Skeleton, Statistic, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router-dom';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 import { useDictOptions } from '../dict/useDictOptions';
 import { drillUrl } from './DrillCell';
 import { EChart, type ChartClick } from './Chart';

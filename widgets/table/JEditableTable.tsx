@@ -4,7 +4,7 @@ import {
   type CellClassParams, type CellEditingStoppedEvent, type CellValueChangedEvent, type ColDef, type GetRowIdParams, type GridApi, type GridOptions, type ICellRendererParams, type RowClassRules, type RowDragEndEvent, type RowHeightParams, type RowSelectionOptions, type SelectionChangedEvent, type SuppressKeyboardEventParams,
 } from 'ag-grid-community';
 import { Button, Checkbox, InputNumber, message, Popconfirm, Space } from 'antd';
-import { loadDict } from '@renderer/dict';
+import { loadDict } from '@core/dict';
 import { validateValue } from '../logic/validation';
 import {
   addRows as addRowsTo, allTreeIds, applyLiveUpdate, DRAG_SORT_KEY, flattenTree, footerRows, groupThousands, HIGHLIGHT_MS, INSERT_GUARD_MESSAGE, INSERT_GUARD_MS, isDisabledRow, MAX_HEIGHT, minWidthOf,

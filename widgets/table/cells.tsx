@@ -3,7 +3,7 @@ import { DatePicker, Input, Progress, Select, TimePicker, Tooltip } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import type { ICellEditorComp, ICellEditorParams, ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
-import { fileUrl, http } from '@/http/client';
+import { fileUrl, http } from '@core/http/client';
 import { cellFileName, joinMulti, splitMulti, userLabel } from '../logic/inputs';
 import { validateValueSync } from '../logic/validation';
 import { uploadReducer, type UploadFile } from '../logic/upload';

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { getDefaultStore } from 'jotai';
-import { API_BASE } from '@/http/client';
-import { tokenAtom, userInfoAtom } from '@/session/store';
+import { API_BASE } from '@core/http/client';
+import { tokenAtom, userInfoAtom } from '@core/session/store';
 
 /** Table live-update socket client (SPEC §4, §9): heartbeat 10 s, reply timeout 6 s, reconnect 5 s. */
 export const HEARTBEAT_MS = 10_000;

@@ -2,8 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { Alert, Card, Empty, Radio, Select, Space, Spin, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useSearchParams } from 'react-router-dom';
-import { http } from '@/http/client';
-import { userInfoAtom } from '@/session/store';
+import { http } from '@core/http/client';
+import { userInfoAtom } from '@core/session/store';
 import type { Lesson } from './grid';
 import { WeekGrid, type Section } from './WeekGrid';
 

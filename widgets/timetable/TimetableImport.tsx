@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, App, Button, Card, Descriptions, Space, Table, Typography, Upload } from 'antd';
 import type { UploadFile } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
-import { http } from '@/http/client';
+import { http } from '@core/http/client';
 
 interface Plan {
   rows: number;

@@ -1,7 +1,7 @@
 import { useEffect, useReducer, useRef } from 'react';
 import { Button, Image, message, Progress, Space, Tooltip, Upload } from 'antd';
 import { DeleteOutlined, LeftOutlined, PlusOutlined, RightOutlined, UploadOutlined } from '@ant-design/icons';
-import { API_BASE, fileUrl, http } from '@/http/client';
+import { API_BASE, fileUrl, http } from '@core/http/client';
 import { canAddFile, filesFromValue, isImageFile, UPLOAD_DEFAULT_BIZ, UPLOAD_DEFAULT_TEXT, uploadReducer, uploadValue, type UploadEvent, type UploadFile } from '../logic/upload';
 import { moveImage } from '../logic/inputs';
 

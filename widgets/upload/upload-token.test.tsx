@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { fireEvent, render, waitFor } from '@testing-library/react';
 import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
 import { getDefaultStore } from 'jotai';
-import { axiosInstance } from '@/http/client';
-import { tokenAtom } from '@/session/store';
+import { axiosInstance } from '@core/http/client';
+import { tokenAtom } from '@core/session/store';
 import { JUpload } from './JUpload';
 
 /** The upload `token` flag: the X-Access-Token header goes with the upload only when the flag is on (default). */

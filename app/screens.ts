@@ -1,0 +1,20 @@
+import { lazyWidget } from '@widgets/index';
+import { registerWidget } from '@widgets/registry';
+
+/*
+ * Hand-written screens of app/pages that page schemas draw as widgets (docs/decisions.md lists why each
+ * is still hand-written). The app registers them: widgets never import the app.
+ */
+const SCREENS: Record<string, [() => Promise<Record<string, unknown>>, string]> = {};
+
+// System administration screens of app/pages/admin: a role's users, a department's tabs.
+SCREENS.RoleUsers = [() => import('@app/pages/admin/RelationUsers'), 'RoleUsers'];
+SCREENS.DepartPanel = [() => import('@app/pages/admin/DepartPanel'), 'DepartPanel'];
+SCREENS.RoleDataRule = [() => import('@app/pages/admin/RoleDataRule'), 'RoleDataRule'];
+for (const n of ['RoleUsers', 'DepartPanel', 'RoleDataRule']) registerWidget(n, lazyWidget(SCREENS[n]![0], n));
+
+// Configuration screens of issue 5 (app/pages/admin-config): address book, job runs, data-log comparison.
+SCREENS.AddressBook = [() => import('@app/pages/admin-config/AddressBook'), 'AddressBook'];
+SCREENS.JobRunHistory = [() => import('@app/pages/admin-config/JobRunHistory'), 'JobRunHistory'];
+SCREENS.DataLogCompare = [() => import('@app/pages/admin-config/DataLogCompare'), 'DataLogCompare'];
+for (const n of ['AddressBook', 'JobRunHistory', 'DataLogCompare']) registerWidget(n, lazyWidget(SCREENS[n]![0], n));

@@ -1,8 +1,0 @@
-/** The API context path, from API_BASE at build time (default /jeecg-boot). */
-declare const __API_BASE__: string;
-
-/** antd's map token of the app's default theme, derived at build time (src/theme.ts `mapTokenOf`; null in development). */
-declare module 'virtual:antd-map-token' {
-  const built: import('./theme').MapTokenOf | null;
-  export default built;
-}

@@ -1,5 +1,0 @@
-import Exception from '@/pages/exception/Exception';
-
-export default function Exception404() {
-  return <Exception type="404" />;
-}

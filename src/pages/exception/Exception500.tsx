@@ -1,5 +1,0 @@
-import Exception from '@/pages/exception/Exception';
-
-export default function Exception500() {
-  return <Exception type="500" />;
-}
