@@ -1,7 +1,7 @@
 import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Checkbox, Col, Drawer, Dropdown, Form, Input, InputNumber, Popconfirm, Row, Select, Space } from 'antd';
+import { Alert, App, Button, Card, Checkbox, Col, Dropdown, Form, Input, InputNumber, Popconfirm, Row, Select, Space } from 'antd';
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { http, type Envelope } from '@core/http/client';
 import { firstList, firstListDone, knownFirstList } from '@core/session/prefetch';
 import { getWidget, preloadWidget } from '@widgets/registry';
@@ -13,14 +13,14 @@ import type { ActionSchema, ColumnSchema, PageSchema, QueryFieldSchema } from '.
 import { ListQueryContext } from '../core/listQuery';
 import { firstListOf, queryParams } from '../shared/list-request';
 import { LazyDropdown, LazyPopconfirm, LazyPopover, LazyTooltip } from '@core/ui/LazyOverlay';
-import { useStableCallback } from '@core/ui/useStableCallback';
 import './cells';
 import { DataTable, declaredWidth, type DataColumn, type SortOrder } from './DataTable';
 import { lazyWidget } from '@widgets/index';
 import { JSuperQuery } from '@widgets/query/JSuperQuery';
+import type { PageKindProps } from './registry';
+import { useActionRunner } from './useActions';
 
 const FormModal = lazy(() => import('./FormModal'));
-const ImportModal = lazy(() => import('./ImportModal'));
 
 type Row = Record<string, unknown>;
 type ListResult = { records: Row[]; total: number | string } | Row[];
@@ -30,21 +30,7 @@ const listAnswer = (res: ListResult | undefined) =>
 export type FormMode = 'add' | 'edit' | 'detail';
 
 const DEFAULT_ELLIPSIS = 25;
-/** `{field}` placeholders of an action url, filled from the row (URI-encoded). */
-const fill = (url: string, record?: Row) => url.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(record?.[k] ?? '')));
-const fillValues = (values: Record<string, unknown>, record?: Row): Row =>
-  Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/\{(\w+)\}/g, (_, f: string) => String(record?.[f] ?? '')) : v]));
 const showTotal = (total: number, range: [number, number]) => `${range[0]}-${range[1]} 共${total}条`;
-
-/** A `widget` action: a drawer showing the registered widget with `{ record, onClose, onDone, ...widgetProps }`. */
-function WidgetPanel({ action, record, onClose, onDone }: { action: ActionSchema; record?: Row; onClose: () => void; onDone: () => void }) {
-  const W = getWidget(action.widget!);
-  return (
-    <Drawer open title={action.title ?? action.label} width={action.width ?? 650} onClose={onClose} destroyOnClose>
-      {W ? <W record={record} onClose={onClose} onDone={onDone} {...action.widgetProps} /> : <Alert type="error" message={`未注册的组件：${action.widget}`} />}
-    </Drawer>
-  );
-}
 
 /** `header`: a registered widget above the table with `{...widgetProps, query}`. */
 function ListHeader({ header, query }: { header: NonNullable<PageSchema['header']>; query: Record<string, unknown> }) {
@@ -190,9 +176,8 @@ function storedHidden(pageId: string): string[] {
   }
 }
 
-export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchema }) {
+export function ListPage({ pageId, schema, params: bound, embedded }: PageKindProps) {
   const { message, modal } = App.useApp();
-  const navigate = useNavigate();
   const urls = useMemo(() => urlsOf(schema), [schema]);
   const rowKey = schema.rowKey ?? 'id';
   const { scope, perms } = useSessionScope();
@@ -236,8 +221,6 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   const [hidden, setHidden] = useState<string[]>(() => storedHidden(pageId));
   const [form, setForm] = useState<{ mode: FormMode; record?: Row } | null>(null);
   const [columnsOpen, setColumnsOpen] = useState(false);
-  const [importing, setImporting] = useState(false);
-  const [panel, setPanel] = useState<{ action: ActionSchema; record?: Row } | null>(null);
   const seq = useRef(0);
 
   const expand = useCallback(
@@ -257,10 +240,11 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   );
 
   // `urlParams`: these parameters of the page URL go with every list call (a report's drill-down link).
+  // A region's bound parameters (a record's sub-list, a tab) go with every call too.
   const fromUrl = useMemo(() => {
     const sp = new URLSearchParams(urlSearch);
-    return Object.fromEntries((schema.urlParams ?? []).flatMap((k) => (sp.get(k) ? [[k, sp.get(k)]] : [])));
-  }, [urlSearch, schema]);
+    return { ...Object.fromEntries((schema.urlParams ?? []).flatMap((k) => (sp.get(k) ? [[k, sp.get(k)]] : []))), ...bound };
+  }, [urlSearch, schema, bound]);
   const params = useCallback(
     (): Record<string, unknown> => ({ ...fromUrl, ...query, ...superQuery, column: sort.column, order: sort.order, field: ['id', '', ...(schema.columns ?? []).map((c) => c.dataIndex)].join(',') }),
     [fromUrl, query, superQuery, sort, schema],
@@ -410,85 +394,20 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
     [urls, total, pageSize, current, load, message],
   );
 
-  const exportXls = useCallback(async () => {
-    if (!urls.exportXls) {
-      message.error('请设置url.exportXls属性!');
-      return;
-    }
-    try {
-      await http.download(urls.exportXls, { ...params(), ...(selected.length ? { selections: selected.join(',') } : {}) }, `${schema.exportName ?? schema.title}.xls`);
-    } catch (err) {
-      message.warning((err as Error).message || '文件下载失败');
-    }
-  }, [urls, params, selected, schema, message]);
-
-  const runAction = useCallback(
-    async (a: ActionSchema, record?: Row) => {
-      switch (a.type ?? a.key) {
-        case 'add':
-          // `values`: initial values of the new record, `{field}` filled from the row (e.g. 添加下级).
-          setForm({ mode: 'add', record: a.values ? fillValues(a.values, record) : undefined });
-          return;
-        case 'edit':
-          setForm({ mode: 'edit', record });
-          return;
-        case 'detail':
-          setForm({ mode: 'detail', record });
-          return;
-        case 'delete':
-          if (record) await remove([String(record[rowKey])], false);
-          return;
-        case 'batchDelete':
-          if (!selected.length) {
-            message.warning('请选择一条记录！');
-            return;
-          }
-          modal.confirm({ title: '确认删除', content: '是否删除选中数据?', onOk: () => remove(selected.map(String), true) });
-          return;
-        case 'export':
-          await exportXls();
-          return;
-        case 'import':
-          setImporting(true);
-          return;
-        case 'link': {
-          if (!a.url) return;
-          const url = fill(a.url, record);
-          if (url.startsWith('/')) navigate(url);
-          else window.open(url, '_blank', 'noopener');
-          return;
-        }
-        case 'api': {
-          if (!a.url) return;
-          if (!record && !selected.length) {
-            message.warning('请选择一条记录！');
-            return;
-          }
-          const url = fill(a.url, record);
-          const method = a.method ?? 'post';
-          const ids = { ids: selected.join(',') };
-          // `body`: fixed values ({field} placeholders filled from the row) sent instead of the row.
-          const body = a.body && (record ? fillValues(a.body, record) : { ...a.body, ...ids });
-          const r =
-            method === 'get' || method === 'delete'
-              ? await http[method](url, /\{/.test(a.url) ? undefined : record ? { id: record[rowKey] } : ids)
-              : await http[method](url, body ?? record ?? ids);
-          if (r.success) {
-            message.success(r.message);
-            void load();
-          } else message.warning(r.message);
-          return;
-        }
-        case 'widget':
-          if (a.widget) setPanel({ action: a, record });
-          return;
-      }
-    },
-    [remove, selected, rowKey, exportXls, load, message, modal, navigate],
-  );
+  const { run: runAction, dialogs } = useActionRunner(() => ({
+    pageId,
+    schema,
+    selected: selected.map(String),
+    rowKey,
+    params: bound ?? {},
+    listParams: params,
+    reload: () => void load(),
+    openForm: (mode, record) => setForm({ mode, record: mode === 'add' ? { ...bound, ...record } : record }),
+    remove,
+  }));
 
   // Cells call actions through a stable function, so selection changes don't rebuild every row.
-  const runStable = useStableCallback(runAction);
+  const runStable = runAction;
 
   // The row actions a record shows (their `visible` conditions), worked out once per record for its cell and the column's width.
   const shownActions = useMemo(() => {
@@ -558,7 +477,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
   );
 
   return (
-    <Card bordered={false} title={schema.title}>
+    <Card bordered={false} title={embedded ? undefined : schema.title} size={embedded ? 'small' : undefined} styles={embedded ? { body: { padding: 0 } } : undefined}>
       {schema.hint && <Alert className="schema-hint" type="info" showIcon style={{ marginBottom: 16 }} message={schema.hint} />}
       {queryFields.length > 0 && <QueryForm fields={queryFields} visibleCount={schema.query?.visibleCount ?? 3} dicts={dicts} onSearch={search} onReset={reset} />}
       {schema.header && listed && <ListHeader header={schema.header} query={listParams} />}
@@ -658,20 +577,7 @@ export function ListPage({ pageId, schema }: { pageId: string; schema: PageSchem
             }}
           />
         )}
-        {panel && (
-          // Closing a widget drawer refreshes the list: the widget may have changed rows (e.g. 回收站 restores users).
-          <WidgetPanel action={panel.action} record={panel.record} onClose={() => { setPanel(null); void load(); }} onDone={() => void load()} />
-        )}
-        {importing && urls.importExcel && (
-          <ImportModal
-            url={urls.importExcel}
-            onClose={() => setImporting(false)}
-            onDone={() => {
-              setImporting(false);
-              void load();
-            }}
-          />
-        )}
+        {dialogs}
       </Suspense>
     </Card>
   );

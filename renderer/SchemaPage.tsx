@@ -1,17 +1,21 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Result, Spin } from 'antd';
 import { fetchPageSchema, PageSchemaError, peekPageSchema } from './loader';
-import { ListPage } from './ListPage';
-import type { PageSchema } from '../shared/page-schema';
+import type { PageSchema } from '@shared/page-schema';
+import { pageKind, type PageKindProps } from './registry';
+
+// Every page kind and action type registers itself (one file each): importing the folders is enough.
+import.meta.glob(['./kinds/*.tsx', './actions/*.{ts,tsx}'], { eager: true });
 
 export { hasPageSchema } from './loader';
 
-const FormPage = lazy(() => import('./FormPage'));
-const StaticPages = lazy(() => import('./StaticPages'));
 const OnlinePage = lazy(() => import('./OnlinePage'));
 
-/** Draws the page schema `pageId` (GET /schema/page/<id>); a bad schema shows an error page. */
-export function SchemaPage({ pageId }: { pageId: string }) {
+/**
+ * Draws the page schema `pageId` (GET /schema/page/<id>) with the component its kind registered; a bad
+ * schema shows an error page. `params` / `parent` / `embedded`: a region of another page (see PageKindProps).
+ */
+export function SchemaPage({ pageId, params, parent, embedded }: Omit<PageKindProps, 'schema'>) {
   // A schema that has already arrived (e.g. requested at boot) is drawn in the first render.
   const [state, setState] = useState<{ id: string; schema?: PageSchema; error?: PageSchemaError }>(() => ({ id: pageId, schema: peekPageSchema(pageId) }));
   useEffect(() => {
@@ -57,22 +61,11 @@ export function SchemaPage({ pageId }: { pageId: string }) {
         <OnlinePage key={pageId} pageId={pageId} schema={s} />
       </Suspense>
     );
-  switch (s.kind) {
-    case 'list':
-    case 'master-detail':
-    case 'tree-list':
-      return <ListPage key={pageId} pageId={pageId} schema={s} />;
-    case 'form':
-      return (
-        <Suspense fallback={<Spin />}>
-          <FormPage key={pageId} schema={s} />
-        </Suspense>
-      );
-    default:
-      return (
-        <Suspense fallback={<Spin />}>
-          <StaticPages key={pageId} schema={s} />
-        </Suspense>
-      );
-  }
+  const Kind = pageKind(s.kind);
+  if (!Kind) return <Result status="warning" title="页面不存在" subTitle="该页面的类型无法显示，请联系管理员" />;
+  return (
+    <Suspense fallback={<Spin />}>
+      <Kind key={pageId} pageId={pageId} schema={s} params={params} parent={parent} embedded={embedded} />
+    </Suspense>
+  );
 }

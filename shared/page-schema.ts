@@ -1,6 +1,7 @@
 /** Page schema types (meta-schema: schemas/meta/page.schema.json; guide: docs/page-schema.md). */
 
-export type PageKind = 'list' | 'tree-list' | 'master-detail' | 'form' | 'detail' | 'report' | 'dashboard' | 'result';
+/** The built-in page kinds; a module may register more (renderer/registry.ts). */
+export type PageKind = 'list' | 'tree-list' | 'master-detail' | 'form' | 'detail' | 'report' | 'dashboard' | 'result' | 'tabs';
 
 export interface ApiBinding {
   list?: string;
@@ -130,7 +131,7 @@ export interface StatCard {
 
 export interface PageSchema {
   $schema?: string;
-  kind: PageKind;
+  kind: PageKind | (string & {});
   title: string;
   description?: string;
   /** list pages: a notice shown above the query form. */

@@ -1,6 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import type { EntitySchema } from './entity-types.js';
 
 /** The schemas folder; SCHEMAS_DIR in the environment points elsewhere (e.g. a config author's scratch copy). */
@@ -40,8 +40,42 @@ let ajv: InstanceType<typeof Ajv2020> | undefined;
 export function metaAjv() {
   if (ajv) return ajv;
   ajv = new Ajv2020({ allErrors: true, strict: false });
-  for (const f of listJson(join(SCHEMAS_DIR, 'meta'))) ajv.addSchema(JSON.parse(readFileSync(f, 'utf8')));
+  const meta = join(SCHEMAS_DIR, 'meta');
+  const parts = { kinds: metaParts(join(meta, 'kinds')), actions: metaParts(join(meta, 'actions')) };
+  for (const f of listJson(meta)) {
+    if (/[\\/](kinds|actions)[\\/][^\\/]+\.json$/.test(f)) continue;
+    const doc = JSON.parse(readFileSync(f, 'utf8'));
+    ajv.addSchema(doc.$id === 'page.schema.json' ? composePageSchema(doc, parts) : doc);
+  }
+  for (const [dir, list] of Object.entries(parts)) for (const [name, part] of list) ajv.addSchema({ ...part, $id: `${dir}/${name}.json` });
   return ajv;
+}
+
+/** The meta-schema parts of one folder (schemas/meta/kinds or actions): file name → JSON schema. */
+export function metaParts(dir: string): Array<[string, Record<string, unknown>]> {
+  return listJson(dir).map((f) => [basename(f, '.json'), JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>]);
+}
+
+/**
+ * The page meta-schema with its registered parts: each page kind (schemas/meta/kinds/<kind>.json) and
+ * action type (schemas/meta/actions/<type>.json) adds the properties it understands, applied by `kind` /
+ * `type`; `kind` and `type` accept exactly the registered names. Properties no part and no common
+ * definition names are refused (unevaluatedProperties).
+ */
+function composePageSchema(doc: Record<string, any>, parts: { kinds: Array<[string, unknown]>; actions: Array<[string, unknown]> }) {
+  const when = (field: string, dir: string, list: Array<[string, unknown]>) =>
+    list.map(([name]) => ({ if: { properties: { [field]: { const: name } }, required: [field] }, then: { $ref: `${dir}/${name}.json` } }));
+  const out = structuredClone(doc);
+  out.properties.kind = { enum: parts.kinds.map(([n]) => n) };
+  out.allOf = [...(out.allOf ?? []), ...when('kind', 'kinds', parts.kinds)];
+  delete out.additionalProperties;
+  out.unevaluatedProperties = false;
+  const action = out.$defs.action;
+  action.properties.type = { enum: parts.actions.map(([n]) => n) };
+  action.allOf = [...(action.allOf ?? []), ...when('type', 'actions', parts.actions)];
+  delete action.additionalProperties;
+  action.unevaluatedProperties = false;
+  return out;
 }
 
 /** Validates one JSON document against a meta-schema; returns problems with file and JSON path. */
@@ -52,7 +86,7 @@ export function checkAgainst(metaId: string, doc: unknown, file: string): Schema
   return (validate.errors ?? []).map((e) => ({
     file,
     path: e.instancePath || '/',
-    reason: `${e.message ?? 'invalid'}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+    reason: `${e.message ?? 'invalid'}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}${e.params && 'unevaluatedProperty' in e.params ? ` (${String(e.params.unevaluatedProperty)})` : ''}`,
   }));
 }
 

@@ -1,0 +1,4 @@
+import { lazy } from 'react';
+import { registerPageKind } from '../registry';
+
+registerPageKind('result', lazy(() => import('../StaticPages')));
