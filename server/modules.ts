@@ -29,6 +29,9 @@ import { registerAddress } from './sys/address.js';
 import { registerDataRuleList } from './sys/data-rule-list.js';
 import { registerFilesConfirm } from './sys/files-confirm.js';
 import { registerDepartRole } from './sys/depart-role.js';
+import { registerJeecgCompat } from './sys/jeecg-compat.js';
+import { registerJeecgCompatMonitor } from './sys/jeecg-compat-monitor.js';
+import { registerJeecgCompatIo } from './sys/jeecg-compat-io.js';
 /**
  * Every server module registers its routes here, under the context path. Each route declares
  * `config.auth` (see http/guard.ts). Keep one line per module.
@@ -64,6 +67,10 @@ export async function registerModules(api: FastifyInstance, ctx: ServerContext):
   await registerDataRuleList(api, ctx);
   await registerFilesConfirm(api, ctx);
   await registerDepartRole(api, ctx);
+  // Calls of the stock JeecgBoot 3.4 client our own screens make differently (docs/jeecg-compat.md).
+  await registerJeecgCompat(api, ctx);
+  await registerJeecgCompatMonitor(api, ctx);
+  await registerJeecgCompatIo(api, ctx);
   // Last: its hooks run after every other module's hooks of the same entity (it logs the final state).
   await registerDataLog(api, ctx);
 }

@@ -18,6 +18,8 @@ type Lazy = LazyExoticComponent<ComponentType<any>>;
 const SchemaPage = lazy(() => lazyModule(loadRenderer, (m) => m.SchemaPage));
 void loadRenderer().catch(() => undefined);
 
+const AccountSettings = lazy(() => import('@app/pages/account/AccountSettings'));
+
 /** Built-in pages of app/pages by menu `component` (second in the resolution order of DESIGN §2). */
 export const BUILTIN_PAGES: Record<string, Lazy> = {
   'dashboard/Analysis': lazy(() => import('@app/pages/builtin/Welcome')),
@@ -26,7 +28,9 @@ export const BUILTIN_PAGES: Record<string, Lazy> = {
   'exception/500': lazy(() => import('@app/pages/exception/Exception500')),
   ...monitorPages(),
   'account/center/Index': lazy(() => import('@app/pages/account/AccountCenter')),
-  'account/settings/Index': lazy(() => import('@app/pages/account/AccountSettings')),
+  'account/settings/Index': AccountSettings,
+  // JeecgBoot 3.4's view names of the settings tabs (menu rows under /account/settings): the same page, its tab from the path.
+  ...Object.fromEntries(['BaseSetting', 'Security', 'Custom', 'Binding', 'Notification'].map((v) => [`account/settings/${v}`, AccountSettings])),
 };
 
 /** Monitoring screens (app/pages/builtin/Monitor.tsx) under the menu components of docs/menus.md. */

@@ -43,6 +43,11 @@ export class ReadCache {
     return entry.value as Promise<T>;
   }
 
+  /** Entries held now (the 缓存监控 figures of sys/jeecg-compat-monitor.ts). */
+  get size(): number {
+    return this.entries.size;
+  }
+
   /** Forgets everything (刷新缓存). */
   clear(): void {
     this.entries.clear();

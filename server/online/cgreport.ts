@@ -55,7 +55,13 @@ export async function registerOnlineReports(api: FastifyInstance, ctx: ServerCon
 
   api.get('/online/cgreport/head/list', { config: { auth: 'online:cgreport:list' } }, async (req) => {
     const { pageNo, pageSize } = parsePaging(req.query as Query);
-    const all = allReports().map((r) => ({ id: r.code, code: r.code, name: r.name, params: r.params.map((p) => p.name).join(','), columns: r.columns.length }));
+    // JeecgBoot's row (OnlCgreportHead) beside ours. `cgrSql` is the registered query's description: reports are
+    // defined in server code, and SQL text from a client is never stored or run (DESIGN §6, docs/jeecg-compat.md).
+    const all = allReports().map((r) => ({
+      id: r.code, code: r.code, name: r.name, params: r.params.map((p) => p.name).join(','), columns: r.columns.length,
+      cgrSql: `-- 已注册查询（服务端定义，不可编辑）：${r.description ?? r.name}`, dbSource: '', dbSource_dictText: '本系统数据库', content: r.description ?? '',
+      returnValField: null, returnTxtField: null, returnType: '1', delFlag: 0, createBy: 'system', createTime: null, updateBy: null, updateTime: null,
+    }));
     return ok(page(all.slice((pageNo - 1) * pageSize, pageNo * pageSize), all.length, pageNo, pageSize));
   });
 

@@ -44,8 +44,18 @@ function semantic(doc: Record<string, unknown>, file: string, ctx?: ServerContex
   return out;
 }
 
+/**
+ * Stock JeecgBoot 3.4 view names (menu `component`) served by one of our page schemas, so a menu row
+ * may carry either name (docs/jeecg-compat.md).
+ */
+export const PAGE_ALIASES: Record<string, string> = {
+  'system/SysAnnouncementList': 'system/AnnouncementList',
+  'system/UserAnnouncementList': 'system/MyAnnouncement',
+};
+
 /** Reads and validates one page; undefined when no such file. */
 export function loadPage(id: string, ctx?: ServerContext, dir = PAGES_DIR): LoadedPage | undefined {
+  if (dir === PAGES_DIR) id = PAGE_ALIASES[id] ?? id;
   if (!ID.test(id) || id.includes('..')) return undefined;
   const abs = join(dir, `${id}.json`);
   let mtime: number;

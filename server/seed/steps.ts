@@ -2,6 +2,7 @@ import type { SeedStep } from './index.js';
 import { lectureSeedSteps } from './lecture.js';
 import { seedBaseDicts } from './dicts-base.js';
 import { seedDomainDicts } from './dicts-domain.js';
+import { seedJeecgDicts } from './dicts-jeecg.js';
 import { seedPositions } from './positions.js';
 import { menuSeedStep } from './menus.js';
 import { seedAdmin, seedDemoOrg } from './org.js';
@@ -15,6 +16,7 @@ import { labSeedSteps } from './lab.js';
 export const seedSteps: SeedStep[] = [
   { name: 'dicts-base', run: seedBaseDicts },
   { name: 'dicts-domain', run: seedDomainDicts },
+  { name: 'dicts-jeecg', run: seedJeecgDicts },
   { name: 'positions', run: seedPositions },
   menuSeedStep(),
   { name: 'admin-user', run: seedAdmin },

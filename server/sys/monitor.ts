@@ -40,6 +40,9 @@ class HttpStats {
 }
 
 const statsByServer = new WeakMap<object, HttpStats>();
+/** The HTTP figures of a server (the Actuator metrics of sys/jeecg-compat-monitor.ts read them). */
+export const httpStatsOf = (ctx: ServerContext): HttpStats | undefined => statsByServer.get(ctx.cfg);
+export type { HttpStats };
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 const mb = (n: number) => round(n / 1024 / 1024);
 

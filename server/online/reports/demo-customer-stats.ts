@@ -5,6 +5,7 @@ import type { ReportDef } from './types.js';
 export const demoCustomerStats: ReportDef = {
   code: 'demo_customer_stats',
   name: '示例客户统计（按部门）',
+  description: '本租户示例客户按部门汇总：客户数、余额合计、平均年龄',
   auth: 'demo:customer:list',
   columns: [
     { field: 'org_code', title: '部门编码', sortable: true, search: true },

@@ -31,6 +31,8 @@ export interface ReportParam {
 export interface ReportDef {
   code: string;
   name: string;
+  /** What the query reads, in words: shown where JeecgBoot shows the report's SQL (`cgrSql`), never executed. */
+  description?: string;
   auth: RouteAuth;
   columns: ReportColumn[];
   params: ReportParam[];

@@ -5,6 +5,7 @@ import type { ReportDef } from './types.js';
 export const usersByDepart: ReportDef = {
   code: 'sys_user_by_depart',
   name: '用户选择（按部门）',
+  description: '正常状态、未删除的用户及其所属部门（可按部门编码含下级筛选）',
   auth: 'user',
   columns: [
     { field: 'username', title: '登录账号', sortable: true, search: true },

@@ -158,13 +158,13 @@ export const MENU_TREE: MenuSeed[] = [
     children: [
       list('用户管理', '/isystem/user', 'system/UserList', 'system:user', {
         dataRules: [{ name: '本部门及下级部门用户', column: 'orgCode', condition: 'RIGHT_LIKE', value: '#{sys_org_code}' }],
-        buttons: [['frozen', '冻结/解冻'], ['resetPassword', '重置密码'], ['recycleBin', '回收站'], ['smsOutbox', '短信发件箱']],
+        buttons: [['frozen', '冻结/解冻'], ['resetPassword', '重置密码'], ['recycleBin', '回收站'], ['smsOutbox', '短信发件箱'], ['agent', '代理人']],
       }),
       list('角色管理', '/isystem/role', 'system/RoleList', 'system:role', { buttons: [['authorize', '授权'], ['users', '角色用户']] }),
       list('部门管理', '/isystem/depart', 'system/DepartList', 'system:depart', { buttons: [['authorize', '部门权限']] }),
       list('菜单管理', '/isystem/permission', 'system/PermissionList', 'system:permission'),
       list('数据规则', '/isystem/dataRule', 'system/PermissionDataRuleList', 'system:dataRule'),
-      list('数据字典', '/isystem/dict', 'system/DictList', 'system:dict', { buttons: [['refreshCache', '刷新缓存']] }),
+      list('数据字典', '/isystem/dict', 'system/DictList', 'system:dict', { buttons: [['refreshCache', '刷新缓存'], ['recycleBin', '回收站']] }),
       list('分类字典', '/isystem/category', 'system/SysCategoryList', 'system:category'),
       list('职务管理', '/isystem/position', 'system/SysPositionList', 'system:position'),
       list('租户管理', '/isystem/tenant', 'system/TenantList', 'system:tenant'),
@@ -173,7 +173,7 @@ export const MENU_TREE: MenuSeed[] = [
       list('多数据源', '/isystem/dataSource', 'system/SysDataSourceList', 'system:dataSource'),
       list('网关路由', '/isystem/gateway', 'system/SysGatewayRouteList', 'system:gateway'),
       list('通讯录', '/isystem/address', 'system/AddressList', 'system:address'),
-      list('通知公告', '/isystem/announcement', 'system/AnnouncementList', 'system:announcement', {
+      list('通知公告', '/isystem/announcement', 'system/SysAnnouncementList', 'system:announcement', {
         buttons: [['release', '发布'], ['revoke', '撤销']],
       }),
     ],
@@ -189,7 +189,19 @@ export const MENU_TREE: MenuSeed[] = [
     name: '个人页', url: '/account', component: RV, icon: 'user', hidden: true,
     children: [
       { name: '个人中心', url: '/account/center', component: 'account/center/Index' },
-      { name: '个人设置', url: '/account/settings', component: 'account/settings/Index', hidden: true },
+      {
+        name: '个人设置', url: '/account/settings', component: 'account/settings/Index', hidden: true, redirect: '/account/settings/base',
+        // JeecgBoot 3.4's hidden settings routes (stock view names; our client maps them to its settings page).
+        children: [
+          { name: '基本设置', url: '/account/settings/base', component: 'account/settings/BaseSetting', hidden: true },
+          { name: '安全设置', url: '/account/settings/security', component: 'account/settings/Security', hidden: true },
+          { name: '个性化设置', url: '/account/settings/custom', component: 'account/settings/Custom', hidden: true },
+          { name: '账户绑定', url: '/account/settings/binding', component: 'account/settings/Binding', hidden: true },
+          { name: '新消息通知', url: '/account/settings/notification', component: 'account/settings/Notification', hidden: true },
+        ],
+      },
+      // JeecgBoot 3.4's hidden 我的消息 route (the header's notice centre links to it).
+      { name: '我的消息', url: '/isps/userAnnouncement', component: 'system/UserAnnouncementList', hidden: true },
     ],
   },
 ];
@@ -216,7 +228,7 @@ const LAB_BOOKING = [
   { menus: ['/lab/reservation'], buttons: ['add', 'edit', 'delete', 'queryById'] },
 ];
 const BASE_DATA = ['/supervisor/term', '/supervisor/sectionTime', '/supervisor/classroom', '/supervisor/classes', '/supervisor/course', '/supervisor/courseTask', '/supervisor/courseSchedule'];
-const ACCOUNT = { menus: ['/account/*'], buttons: '*' as const };
+const ACCOUNT = { menus: ['/account/*', '/isps/userAnnouncement'], buttons: '*' as const };
 const HOME = { menus: ['/dashboard/analysis'], buttons: '*' as const };
 
 export const ROLES: RoleSeed[] = [
