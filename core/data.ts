@@ -68,10 +68,10 @@ export const dataProvider = {
   update<T = unknown>(resource: Resource, data: Row): Promise<Envelope<T>> {
     return http.put<T>(need(urls(resource).edit, 'edit'), data);
   },
-  /** Deletes one row (`delete?id=`) or several (`deleteBatch?ids=a,b,`). */
-  delete(resource: Resource, ids: string[]): Promise<Envelope> {
+  /** Deletes one row (`delete?id=`) or several (`deleteBatch?ids=a,b,`; `batch` also for one selected row). */
+  delete(resource: Resource, ids: string[], batch = ids.length > 1): Promise<Envelope> {
     const u = urls(resource);
-    const url = ids.length > 1 ? need(u.deleteBatch ?? u.delete, 'deleteBatch') : need(u.delete ?? u.deleteBatch, 'delete');
+    const url = batch ? need(u.deleteBatch, 'deleteBatch') : need(u.delete, 'delete');
     if (/\{ids?\}/.test(url)) return http.delete(inPath(url, ids));
     return url === u.deleteBatch ? http.delete(url, { ids: ids.join(',') + ',' }) : http.delete(url, { id: ids[0] });
   },

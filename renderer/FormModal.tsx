@@ -4,6 +4,7 @@ import { createForm, type Form } from '@formily/core';
 import { FormProvider } from '@formily/react';
 import { FormLayout } from '@formily/antd-v5';
 import { toJS } from '@formily/reactive';
+import { dataProvider } from '@core/data';
 import { http } from '@core/http/client';
 import { loadDicts, type DictOption } from '../core/dict';
 import { formDictCodes, schemaField, toFormilySchema } from './formily';
@@ -90,13 +91,13 @@ async function saveSubRows(s: SubTableSchema, masterId: unknown, before: Row[], 
   const kept = new Set(after.map((r) => r.id).filter(Boolean));
   const removed = before.filter((r) => !kept.has(r.id)).map((r) => String(r.id));
   if (removed.length) {
-    const r = await http.delete(`${s.resource}/deleteBatch`, { ids: removed.join(',') + ',' });
+    const r = await dataProvider.delete(s.resource!, removed, true);
     if (!r.success) return r.message;
   }
   for (const row of after) {
     const old = before.find((b) => b.id === row.id);
     if (old && s.columns.every((c) => old[c.key] === row[c.key])) continue;
-    const r = row.id ? await http.put(`${s.resource}/edit`, { ...old, ...row }) : await http.post(`${s.resource}/add`, { ...row, [fk]: masterId });
+    const r = row.id ? await dataProvider.update(s.resource!, { ...old, ...row }) : await dataProvider.create(s.resource!, { ...row, [fk]: masterId });
     if (!r.success) return r.message;
   }
   return undefined;
@@ -176,14 +177,14 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
     const strip = (rows: Array<Row & { _key: string }>) => rows.map(({ _key, ...r }) => (void _key, r));
     // Sub-tables with their own resource are saved row by row after the master; others go with it.
     for (const s of subs) if (!s.resource) values[s.field ?? s.key] = strip(subRows[s.key] ?? []);
-    const url = mode === 'add' ? urls.add : urls.edit;
-    if (!url) {
+    const resource = { ...urls, resource: schema.resource };
+    if (!(mode === 'add' ? urls.add : urls.edit)) {
       message.error(mode === 'add' ? '请设置url.add属性!' : '请设置url.edit属性!');
       return;
     }
     setSaving(true);
     try {
-      const r = mode === 'add' ? await http.post(url, values) : await http.put(url, { ...record, ...values });
+      const r = mode === 'add' ? await dataProvider.create(resource, values) : await dataProvider.update(resource, { ...record, ...values });
       if (!r.success) {
         message.warning(r.message);
         return;

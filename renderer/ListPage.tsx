@@ -3,6 +3,7 @@ import { Alert, App, Button, Card, Checkbox, Col, Dropdown, Form, Input, InputNu
 import { DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SettingOutlined, UploadOutlined, UpOutlined } from '@ant-design/icons';
 import { useLocation } from 'react-router-dom';
 import { http, type Envelope } from '@core/http/client';
+import { dataProvider } from '@core/data';
 import { firstList, firstListDone, knownFirstList } from '@core/session/prefetch';
 import { getWidget, preloadWidget } from '@widgets/registry';
 import { condition } from './expr';
@@ -370,17 +371,13 @@ export function ListPage({ pageId, schema, params: bound, embedded }: PageKindPr
 
   const remove = useCallback(
     async (ids: string[], batchMode: boolean) => {
-      const url = batchMode ? urls.deleteBatch : urls.delete;
-      if (!url) {
-        message.error(batchMode ? '请设置url.deleteBatch属性!' : '请设置url.delete属性!');
+      let r;
+      try {
+        r = await dataProvider.delete(schema.api ? { ...schema.api, resource: schema.resource } : (schema.resource ?? ''), ids, batchMode);
+      } catch (err) {
+        message.error((err as Error).message);
         return;
       }
-      // A url may carry the ids in its path (online forms: /online/cgform/api/form/{code}/{ids}).
-      const r = /\{ids?\}/.test(url)
-        ? await http.delete(url.replace(/\{ids?\}/, encodeURIComponent(ids.join(','))))
-        : batchMode
-          ? await http.delete(url, { ids: ids.join(',') + ',' })
-          : await http.delete(url, { id: ids[0] });
       if (r.success) {
         message.success(r.message);
         setSelected((s) => s.filter((k) => !ids.includes(String(k))));
@@ -391,7 +388,7 @@ export function ListPage({ pageId, schema, params: bound, embedded }: PageKindPr
         else void load();
       } else message.warning(r.message);
     },
-    [urls, total, pageSize, current, load, message],
+    [schema, total, pageSize, current, load, message],
   );
 
   const { run: runAction, dialogs } = useActionRunner(() => ({

@@ -6,60 +6,9 @@
  * Decision on the status "0" disagreement (docs/decisions.md): a defined code whose status is "0"
  * is an inactive rule, so it does not restrict — the action is allowed.
  */
-import type { AuthEntry } from '@core/session/store';
+import { accessOf, excludedUnder, type PermissionInput } from '@core/auth';
 
-export type Access = 'allow' | 'disable' | 'hide';
-
-export interface FormPermission {
-  action: string;
-  type?: string;
-  /** false = this node denies the action. */
-  isAuth?: boolean;
-}
-
-export interface PermissionInput {
-  auth: readonly AuthEntry[];
-  allAuth: readonly AuthEntry[];
-  formPerms?: readonly FormPermission[];
-}
-
-/** How a button with permission `code` is shown: allowed, disabled (disable-mode definitions) or removed. */
-export function accessOf(code: string | undefined, p: PermissionInput): Access {
-  if (!code) return 'allow';
-  const node = p.formPerms?.find((f) => f.action === code);
-  if (node) return node.isAuth === false ? (node.type === '2' ? 'disable' : 'hide') : 'allow';
-  if (p.auth.some((a) => a.action === code)) return 'allow';
-  const def = p.allAuth.find((a) => a.action === code);
-  if (def && String(def.status) === '0') return 'allow';
-  const mode: Access = def?.type === '2' ? 'disable' : 'hide';
-  // SPEC §6 agreed point: a user without any disable-mode (type 2) grants is not restricted by
-  // disable-mode definitions.
-  if (mode === 'disable' && !p.auth.some((a) => a.type === '2')) return 'allow';
-  return mode;
-}
-
-export const can = (code: string | undefined, p: PermissionInput) => accessOf(code, p) === 'allow';
-
-/**
- * Codes under `prefix` ("demo:customer") the user may not use, without the prefix ("add",
- * "batch_delete"…) — the toolbar/editable-table exclusion list.
- */
-export function excludedUnder(prefix: string | undefined, p: PermissionInput): string[] {
-  if (!prefix) return [];
-  const head = prefix.endsWith(':') ? prefix : `${prefix}:`;
-  const out: string[] = [];
-  for (const d of p.allAuth) {
-    if (!d.action.startsWith(head)) continue;
-    if (accessOf(d.action, p) !== 'allow') out.push(d.action.slice(head.length));
-  }
-  return out;
-}
-
-/** Codes under a prefix the user holds through type-1 (show-mode) entries, without the prefix. */
-export function permittedUnder(prefix: string, p: PermissionInput): string[] {
-  const head = prefix.endsWith(':') ? prefix : `${prefix}:`;
-  return p.auth.filter((a) => a.type !== '2' && a.action.startsWith(head)).map((a) => a.action.slice(head.length));
-}
+export { accessOf, can, excludedUnder, permittedUnder, type Access, type FormPermission, type PermissionInput } from '@core/auth';
 
 export interface GuardedAction {
   key: string;
