@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { TreeSelect } from 'antd';
-import { http } from '@core/http/client';
+import { dataProvider } from '@core/data';
 
 interface Node {
   id: string;
@@ -22,7 +22,7 @@ const toOptions = (nodes: Node[]): Option[] =>
 export function PermissionParentSelect({ value, onChange, disabled }: { value?: string; onChange?: (v: string | undefined) => void; disabled?: boolean }) {
   const [tree, setTree] = useState<Option[]>([]);
   useEffect(() => {
-    void http.get<Node[]>('/sys/permission/list').then((r) => r.success && setTree(toOptions(r.result ?? [])));
+    void dataProvider.getList('/sys/permission').then((r) => r.success && setTree(toOptions(r.result.records as unknown as Node[])));
   }, []);
   return (
     <TreeSelect

@@ -4,6 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { observer, useForm } from '@formily/react';
 import { gradeOf, leavesOf, type GradeBand } from '@shared/rules';
 import { http } from '@core/http/client';
+import { dataProvider } from '@core/data';
 
 export interface IndexItem {
   id: string;
@@ -82,7 +83,7 @@ export const IndexScoreForm = observer(function IndexScoreForm({ value, onChange
   useEffect(() => {
     if (!recordId || value?.length || !onChange) return;
     let live = true;
-    void http.get<{ indexScoreList?: IndexScore[] }>('/supervisor/lectureRecord/queryById', { id: recordId }).then((r) => {
+    void dataProvider.getOne<{ indexScoreList?: IndexScore[] }>('/supervisor/lectureRecord', recordId).then((r) => {
       const list = r.success ? r.result?.indexScoreList : undefined;
       if (live && list?.length) onChange(list.map((s) => ({ indexId: String(s.indexId), score: s.score === null ? null : Number(s.score) })));
     });

@@ -3,7 +3,7 @@ import { Alert, Button, Input, InputNumber, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { observer, useForm } from '@formily/react';
 import { checkIndexTree, round2, type IndexNode } from '@shared/rules';
-import { http } from '@core/http/client';
+import { dataProvider } from '@core/data';
 
 /** One index of an index system as `/supervisor/index/add|edit` take it (`indexList`) and `queryById` returns it. */
 export interface IndexTreeItem {
@@ -57,7 +57,7 @@ export const IndexTreeEditor = observer(function IndexTreeEditor({ value, onChan
   useEffect(() => {
     if (!id || value?.length || !onChange) return;
     let live = true;
-    void http.get<{ indexList?: IndexTreeItem[] }>('/supervisor/index/queryById', { id }).then((r) => {
+    void dataProvider.getOne<{ indexList?: IndexTreeItem[] }>('/supervisor/index', id).then((r) => {
       const list = r.success ? r.result?.indexList : undefined;
       if (live && list?.length) onChange(list.map(editable));
     });

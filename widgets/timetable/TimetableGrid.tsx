@@ -3,6 +3,7 @@ import { Alert, Card, Empty, Radio, Select, Space, Spin, Typography } from 'antd
 import { useAtomValue } from 'jotai';
 import { useSearchParams } from 'react-router-dom';
 import { http } from '@core/http/client';
+import { dataProvider } from '@core/data';
 import { userInfoAtom } from '@core/session/store';
 import type { Lesson } from './grid';
 import { WeekGrid, type Section } from './WeekGrid';
@@ -18,9 +19,8 @@ async function searchOptions(by: By, kw: string): Promise<Opt[]> {
     const r = await http.get<{ records: Array<{ id: string; realname: string; username: string }> }>('/sys/user/queryUserComponentDataWithRole', { realname: k || undefined, pageSize: 30 });
     return r.success ? r.result.records.map((u) => ({ value: u.id, label: `${u.realname}（${u.username}）` })) : [];
   }
-  const url = by === 'class' ? '/supervisor/classes/list' : '/supervisor/classroom/list';
-  const r = await http.get<{ records: Array<{ id: string; name: string; code?: string }> }>(url, { name: k ? `*${k}*` : undefined, pageSize: 30 });
-  return r.success ? r.result.records.map((x) => ({ value: x.id, label: x.code ? `${x.name}（${x.code}）` : x.name })) : [];
+  const r = await dataProvider.getList(by === 'class' ? '/supervisor/classes' : '/supervisor/classroom', { pageSize: 30, filter: { name: k ? `*${k}*` : undefined } });
+  return r.result.records.map((x) => ({ value: String(x.id), label: x.code ? `${x.name}（${x.code}）` : String(x.name) }));
 }
 
 /**
@@ -44,10 +44,10 @@ export function TimetableGrid({ sections: fixedSections }: { sections?: number }
 
   useEffect(() => {
     void http.get<{ term: { name: string; weekCount: number; week: number } | null }>('/supervisor/dashboard/summary').then((r) => setTerm(r.success ? r.result.term : null));
-    void http.get<{ records: Array<{ sectionNo: number; beginTime?: string; endTime?: string }> }>('/supervisor/sectionTime/list', { pageSize: 200, column: 'sectionNo', order: 'asc' }).then((r) => {
+    void dataProvider.getList('/supervisor/sectionTime', { pageSize: 200, sort: { column: 'sectionNo', order: 'asc' } }).then((r) => {
       if (!r.success) return;
       const m = new Map<number, Section>();
-      for (const s of r.result.records) if (!m.has(Number(s.sectionNo))) m.set(Number(s.sectionNo), { no: Number(s.sectionNo), begin: s.beginTime, end: s.endTime });
+      for (const s of r.result.records) if (!m.has(Number(s.sectionNo))) m.set(Number(s.sectionNo), { no: Number(s.sectionNo), begin: s.beginTime as string | undefined, end: s.endTime as string | undefined });
       setSectionTimes([...m.values()].sort((a, b) => a.no - b.no));
     });
   }, []);
