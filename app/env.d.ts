@@ -3,6 +3,6 @@ declare const __API_BASE__: string;
 
 /** antd's map token of the app's default theme, derived at build time (core/theme.ts `mapTokenOf`; null in development). */
 declare module 'virtual:antd-map-token' {
-  const built: import('../core/theme').MapTokenOf | null;
+  const built: import('@core/theme').MapTokenOf | null;
   export default built;
 }

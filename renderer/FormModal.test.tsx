@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { render, screen, fireEvent, waitFor } from '@testing-library/react';
 import { App } from 'antd';
 import FormModal from './FormModal';
-import type { PageSchema } from '../shared/page-schema';
+import type { PageSchema } from '@shared/page-schema';
 
 const schema: PageSchema = {
   kind: 'list',

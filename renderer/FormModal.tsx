@@ -6,11 +6,11 @@ import { FormLayout } from '@formily/antd-v5';
 import { toJS } from '@formily/reactive';
 import { dataProvider } from '@core/data';
 import { http } from '@core/http/client';
-import { loadDicts, type DictOption } from '../core/dict';
+import { loadDicts, type DictOption } from '@core/dict';
 import { formDictCodes, schemaField, toFormilySchema } from './formily';
 import { urlsOf, useSessionScope } from './scope';
 import type { FormMode } from './ListPage';
-import type { PageSchema, SubTableSchema } from '../shared/page-schema';
+import type { PageSchema, SubTableSchema } from '@shared/page-schema';
 
 type Row = Record<string, unknown>;
 const TITLES: Record<FormMode, string> = { add: '新增', edit: '编辑', detail: '详情' };

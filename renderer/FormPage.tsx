@@ -4,10 +4,10 @@ import { createForm } from '@formily/core';
 import { FormProvider } from '@formily/react';
 import { FormButtonGroup, FormLayout, Reset, Submit } from '@formily/antd-v5';
 import { http } from '@core/http/client';
-import { loadDicts, type DictOption } from '../core/dict';
+import { loadDicts, type DictOption } from '@core/dict';
 import { formDictCodes, schemaField, toFormilySchema } from './formily';
 import { urlsOf, useSessionScope } from './scope';
-import type { PageSchema } from '../shared/page-schema';
+import type { PageSchema } from '@shared/page-schema';
 
 /** A page-level form (kind "form"): submits to api.add, else just validates. */
 export default function FormPage({ schema }: { schema: PageSchema }) {

@@ -3,7 +3,7 @@ import { Result, Spin } from 'antd';
 import { useLocation } from 'react-router-dom';
 import { http } from '@core/http/client';
 import { ListPage } from './ListPage';
-import type { ColumnSchema, FormFieldSchema, PageSchema, QueryFieldSchema } from '../shared/page-schema';
+import type { ColumnSchema, FormFieldSchema, PageSchema, QueryFieldSchema } from '@shared/page-schema';
 
 /**
  * Online forms (cgform) and online reports (cgreport) drawn by the same list renderer: their

@@ -3,9 +3,9 @@ import { Button, Card, Col, Descriptions, Result, Row, Statistic, Table } from '
 import { http } from '@core/http/client';
 import { getWidget } from '@widgets/registry';
 import '@widgets/index';
-import { dictText, useDicts } from '../core/dict';
+import { dictText, useDicts } from '@core/dict';
 import { urlsOf } from './scope';
-import type { PageSchema, StatCard } from '../shared/page-schema';
+import type { PageSchema, StatCard } from '@shared/page-schema';
 
 type Row = Record<string, unknown>;
 

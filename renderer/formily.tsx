@@ -6,8 +6,8 @@ import { allWidgets } from '@widgets/registry';
 import { registerBaseWidgets } from '@widgets/base';
 import '@widgets/index';
 import { evaluate } from './expr';
-import type { DictOption } from '../core/dict';
-import type { FormFieldSchema, FormSchema } from '../shared/page-schema';
+import type { DictOption } from '@core/dict';
+import type { FormFieldSchema, FormSchema } from '@shared/page-schema';
 import type { FormMode } from './ListPage';
 
 // Formily's validation messages in Chinese (set here: the shell does not load Formily).

@@ -1,6 +1,6 @@
 import { http } from '@core/http/client';
 import { takeSchemaGuess } from '@core/session/prefetch';
-import type { PageSchema } from '../shared/page-schema';
+import type { PageSchema } from '@shared/page-schema';
 
 /**
  * Page schemas come from the API (GET /schema/page/<id>), so a changed file or a new screen shows

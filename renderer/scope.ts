@@ -5,7 +5,7 @@ import { allAuthAtom, authAtom, dictAtom, userInfoAtom } from '@core/session/sto
 import type { PermissionInput } from './permissions';
 import type { Scope } from './expr';
 
-export { urlsOf } from '../shared/urls';
+export { urlsOf } from '@shared/urls';
 
 /** The session part of the expression scope ($user, $perms, $dict, $now) and the permission input. */
 export function useSessionScope(): { scope: Scope; perms: PermissionInput } {

@@ -1,8 +1,8 @@
 import { http } from '@core/http/client';
 import { peekSchemaGuess, putListGuess, quietGet } from '@core/session/prefetch';
 import { fetchPageSchema, hasPageSchema } from './loader';
-import { firstListOf } from '../shared/list-request';
-import type { PageSchema } from '../shared/page-schema';
+import { firstListOf } from '@shared/list-request';
+import type { PageSchema } from '@shared/page-schema';
 
 /**
  * In the renderer chunk (loaded at boot with the main layout, no antd beyond theirs): it starts
