@@ -32,6 +32,8 @@ export interface AppConfig {
   import: { maxBytes: number; maxRows: number };
   /** Whether the listener's name is shown to the observed teacher. */
   showListenerToTeacher: boolean;
+  /** Role codes a department administrator (a user administrator narrowed by data rules) may grant. */
+  userAdmin: { deptAdminRoles: string[] };
 }
 
 const defaults: AppConfig = {
@@ -52,6 +54,7 @@ const defaults: AppConfig = {
   upload: { maxBytes: 10 * 1024 * 1024 },
   import: { maxBytes: 20 * 1024 * 1024, maxRows: 100_000 },
   showListenerToTeacher: true,
+  userAdmin: { deptAdminRoles: ['teacher', 'secretary', 'leader'] },
 };
 
 function deepMerge<T>(base: T, over: unknown): T {

@@ -1,0 +1,190 @@
+/**
+ * Authorisation inside roles (issue 27 rules 1–4 and 9): each rule as an attack by the role that would
+ * try it — the department administrator, the department secretary, the college leader, the teacher,
+ * an anonymous caller — refused with `success:false` (or code 510) and the database unchanged; plus
+ * positive controls showing the legitimate in-scope action still works.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { API, DEMO_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+const tok: Record<string, string> = {};
+const db = () => s.running.ctx.db;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  for (const u of ['admin', 'supervisor', 'secretary', 'leader', 'teacher', 'deptadmin']) tok[u] = await s.login(u);
+});
+afterAll(() => s?.close());
+
+interface Env {
+  success: boolean;
+  code: number;
+  message: string;
+  result: any;
+}
+const j = async (r: Promise<{ json(): unknown }>) => (await r).json() as Env;
+const CHINESE = /[\u4e00-\u9fa5]/;
+/** A refusal: success false with a Chinese message (or the guard's 510). */
+const refused = (b: Env) => {
+  expect(b.success, JSON.stringify(b).slice(0, 300)).toBe(false);
+  expect(b.message).toMatch(CHINESE);
+  expect(b.message).not.toMatch(/服务器内部错误/);
+};
+const userOf = (username: string) => db().selectFrom('sys_user').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
+const rowsOf = (table: string, col: string, v: string) => db().selectFrom(table).selectAll().where(col, '=', v).orderBy('id').execute();
+/** Everything that describes one user's access: the row, roles, departments, department roles, live sessions. */
+async function userSnapshot(id: string) {
+  return {
+    user: await db().selectFrom('sys_user').selectAll().where('id', '=', id).executeTakeFirst(),
+    roles: await rowsOf('sys_user_role', 'user_id', id),
+    departs: await rowsOf('sys_user_depart', 'user_id', id),
+    droles: await rowsOf('sys_depart_role_user', 'user_id', id),
+  };
+}
+const roleId = async (code: string) => String((await db().selectFrom('sys_role').select('id').where('role_code', '=', code).executeTakeFirstOrThrow()).id);
+const departId = async (orgCode: string) => String((await db().selectFrom('sys_depart').select('id').where('org_code', '=', orgCode).executeTakeFirstOrThrow()).id);
+
+describe('rule 1: routes that touch a user apply the user data scope', () => {
+  it('deptadmin cannot reset the system administrator’s password (changePassword)', async () => {
+    const admin = await userOf('admin');
+    const before = await userSnapshot(String(admin.id));
+    const r = await j(s.put('sys/user/changePassword', { username: 'admin', password: 'Taken#Over2026', confirmpassword: 'Taken#Over2026' }, tok.deptadmin));
+    refused(r);
+    expect(await userSnapshot(String(admin.id))).toEqual(before);
+    expect((await j(s.post('sys/login', { username: 'admin', password: 'Taken#Over2026' }))).success).toBe(false);
+    // Nor a user of another college, nor a supervisor of their own college's scope.
+    const math = await db().selectFrom('sys_user').select(['id', 'username', 'password']).where('org_code', 'like', 'A01A05%').where('del_flag', '=', 0).limit(1).executeTakeFirstOrThrow();
+    refused(await j(s.put('sys/user/changePassword', { username: math.username, password: 'Taken#Over2026', confirmpassword: 'Taken#Over2026' }, tok.deptadmin)));
+    expect((await db().selectFrom('sys_user').select('password').where('id', '=', math.id).executeTakeFirstOrThrow()).password).toBe(math.password);
+  });
+
+  it('deptadmin resets a teacher of their college (positive control)', async () => {
+    const r = await j(s.put('sys/user/changePassword', { username: 'teacher', password: DEMO_PASSWORD, confirmpassword: DEMO_PASSWORD }, tok.deptadmin));
+    expect(r).toMatchObject({ success: true });
+    tok.teacher = await s.login('teacher');
+  });
+
+  it('deptadmin cannot add the root department or 校级督导 to their own account, nor change their status or tenants', async () => {
+    const me = await userOf('deptadmin');
+    const before = await userSnapshot(String(me.id));
+    const root = await departId('A01');
+    const sup = await roleId('supervisor');
+    refused(await j(s.put('sys/user/edit', { id: me.id, selecteddeparts: `${await departId('A01A04')},${root}` }, tok.deptadmin)));
+    refused(await j(s.put('sys/user/edit', { id: me.id, selectedroles: `${await roleId('deptadmin')},${sup}` }, tok.deptadmin)));
+    refused(await j(s.put('sys/user/edit', { id: me.id, status: 2 }, tok.deptadmin)));
+    const t = await j(s.put('sys/user/edit', { id: me.id, relTenantIds: '1,2', loginTenantId: 2 }, tok.deptadmin));
+    if (!t.success) refused(t);
+    expect(await userSnapshot(String(me.id))).toEqual(before);
+    // The admin cannot change their own roles either (self-edit goes through account settings).
+    const admin = await userOf('admin');
+    const adminBefore = await userSnapshot(String(admin.id));
+    refused(await j(s.put('sys/user/edit', { id: admin.id, selectedroles: sup }, tok.admin)));
+    refused(await j(s.put('sys/user/frozenBatch', { ids: String(admin.id), status: 1 }, tok.admin)));
+    expect(await userSnapshot(String(admin.id))).toEqual(adminBefore);
+  });
+
+  it('deptadmin grants only allow-listed roles and departments of their subtree to their users', async () => {
+    const t = await userOf('teacher');
+    const before = await userSnapshot(String(t.id));
+    const teacherRole = await roleId('teacher');
+    for (const code of ['admin', 'supervisor', 'deptadmin']) {
+      refused(await j(s.put('sys/user/edit', { id: t.id, selectedroles: `${teacherRole},${await roleId(code)}` }, tok.deptadmin)));
+    }
+    refused(await j(s.put('sys/user/edit', { id: t.id, selecteddeparts: `${await departId('A01A04')},${await departId('A01A05')}` }, tok.deptadmin)));
+    refused(await j(s.post('sys/user/add', { username: 'hostile_new', realname: '越权新用户', password: 'Hostile#2026x', confirmPassword: 'Hostile#2026x', selectedroles: await roleId('supervisor') }, tok.deptadmin)));
+    expect(await db().selectFrom('sys_user').select('id').where('username', '=', 'hostile_new').executeTakeFirst()).toBeUndefined();
+    expect(await userSnapshot(String(t.id))).toEqual(before);
+    // Positive control: an allow-listed role and a department of the subtree.
+    const ok = await j(
+      s.put('sys/user/edit', { id: t.id, selectedroles: `${teacherRole},${await roleId('secretary')}`, selecteddeparts: `${await departId('A01A04')},${await departId('A01A04A01')}` }, tok.deptadmin),
+    );
+    expect(ok).toMatchObject({ success: true });
+    expect((await rowsOf('sys_user_role', 'user_id', String(t.id))).length).toBe(2);
+    expect((await j(s.put('sys/user/edit', { id: t.id, selectedroles: teacherRole, selecteddeparts: await departId('A01A04') }, tok.deptadmin))).success).toBe(true);
+    tok.teacher = await s.login('teacher');
+  });
+
+  it('deptadmin cannot edit, freeze, read grants of or restore users outside their scope', async () => {
+    const sup = await userOf('supervisor');
+    const before = await userSnapshot(String(sup.id));
+    refused(await j(s.put('sys/user/edit', { id: sup.id, realname: '越权改名' }, tok.deptadmin)));
+    refused(await j(s.put('sys/user/frozenBatch', { ids: String(sup.id), status: 2 }, tok.deptadmin)));
+    refused(await j(s.get(`sys/user/queryUserRole?userid=${sup.id}`, tok.deptadmin)));
+    refused(await j(s.get(`sys/user/userDepartList?userId=${sup.id}`, tok.deptadmin)));
+    expect(await userSnapshot(String(sup.id))).toEqual(before);
+  });
+
+  it('the recycle bin and department user lists show only users in scope', async () => {
+    // The admin deletes a mathematics teacher; the CS department administrator may not see or restore them.
+    const math = await db().selectFrom('sys_user').select(['id', 'username']).where('org_code', '=', 'A01A05').where('del_flag', '=', 0).where('username', 'not in', ['admin', 'teacher2']).limit(1).executeTakeFirstOrThrow();
+    expect((await j(s.del(`sys/user/delete?id=${math.id}`, tok.admin))).success).toBe(true);
+    const adminBin = await j(s.get('sys/user/recycleBin', tok.admin));
+    expect((adminBin.result as any[]).map((u) => u.id)).toContain(math.id);
+    // deptadmin has no recycle-bin permission; give their role the code for this check.
+    const perm = await db().selectFrom('sys_permission').select('id').where('perms', '=', 'system:user:recycleBin').executeTakeFirstOrThrow();
+    await db().insertInto('sys_role_permission').values({ id: 'hostilerolesrecyclebin0000000001', role_id: await roleId('deptadmin'), permission_id: perm.id }).execute();
+    const da = await s.login('deptadmin');
+    const bin = await j(s.get('sys/user/recycleBin', da));
+    expect(bin.success).toBe(true);
+    expect((bin.result as any[]).map((u) => u.id)).not.toContain(math.id);
+    refused(await j(s.put('sys/user/putRecycleBin', { userIds: math.id }, da)));
+    refused(await j(s.del(`sys/user/deleteRecycleBin?userIds=${math.id}`, da)));
+    expect(Number((await db().selectFrom('sys_user').select('del_flag').where('id', '=', math.id).executeTakeFirstOrThrow()).del_flag)).toBe(1);
+    await db().deleteFrom('sys_role_permission').where('id', '=', 'hostilerolesrecyclebin0000000001').execute();
+    expect((await j(s.put('sys/user/putRecycleBin', { userIds: math.id }, tok.admin))).success).toBe(true);
+
+    // Department user lists: deptadmin (system:depart:queryById) sees no user of another college.
+    const list = await j(s.get(`sys/user/departUserList?depId=${await departId('A01A05')}&pageSize=100`, tok.deptadmin));
+    expect(list.success).toBe(true);
+    // Only members of the department who are also in their scope (teacher2 belongs to both colleges).
+    const mathMembers = await db().selectFrom('sys_user_depart').select('user_id').where('dep_id', '=', await departId('A01A05')).execute();
+    expect(mathMembers.length).toBeGreaterThan(list.result.total);
+    for (const u of list.result.records as any[]) expect(String(u.orgCode)).toMatch(/^A01A04/);
+    const own = await j(s.get(`sys/user/departUserList?depId=${await departId('A01A04')}&pageSize=100`, tok.deptadmin));
+    expect(own.result.total).toBeGreaterThan(0);
+  });
+
+  it('a scoped administrator with role-user and department-user rights cannot reach other users (mechanism, not the seed)', async () => {
+    // Give the department administrator's role every user-touching code, then attack.
+    const codes = ['system:role:users', 'system:depart:edit', 'system:depart:authorize'];
+    const perms = await db().selectFrom('sys_permission').select('id').where('perms', 'in', codes).execute();
+    const rid = await roleId('deptadmin');
+    await db().insertInto('sys_role_permission').values(perms.map((p, i) => ({ id: `hostilerolesgrant00000000000000${i}`, role_id: rid, permission_id: p.id }))).execute();
+    const da = await s.login('deptadmin');
+    const sup = await userOf('supervisor');
+    const me = await userOf('deptadmin');
+    const before = await userSnapshot(String(sup.id));
+    const meBefore = await userSnapshot(String(me.id));
+    const adminRole = await roleId('admin');
+    refused(await j(s.post('sys/user/addSysUserRole', { roleId: adminRole, userIdList: String(me.id) }, da)));
+    refused(await j(s.post('sys/user/addSysUserRole', { roleId: await roleId('teacher'), userIdList: String(sup.id) }, da)));
+    refused(await j(s.del(`sys/user/deleteUserRole?roleId=${await roleId('supervisor')}&userId=${sup.id}`, da)));
+    refused(await j(s.post('sys/user/editSysDepartWithUser', { depId: await departId('A01'), userIdList: String(me.id) }, da)));
+    refused(await j(s.post('sys/user/editSysDepartWithUser', { depId: await departId('A01A04'), userIdList: String(sup.id) }, da)));
+    refused(await j(s.del(`sys/user/deleteUserInDepart?depId=${await departId('A01A01A01')}&userId=${sup.id}`, da)));
+    refused(await j(s.get(`sys/sysDepartRole/getDeptRoleByUserId?userId=${sup.id}&departId=${await departId('A01A01A01')}`, da)));
+    refused(await j(s.post('sys/sysDepartRole/deptRoleUserAdd', { userId: sup.id, newRoleId: '', departId: await departId('A01A01A01') }, da)));
+    const roleUsers = await j(s.get(`sys/user/userRoleList?roleId=${await roleId('supervisor')}&pageSize=100`, da));
+    expect(roleUsers.success).toBe(true);
+    expect((roleUsers.result.records as any[]).map((u) => u.id)).not.toContain(sup.id);
+    expect(await userSnapshot(String(sup.id))).toEqual(before);
+    expect(await userSnapshot(String(me.id))).toEqual(meBefore);
+    // Positive control: an allow-listed role for a user of the college.
+    const t = await userOf('teacher');
+    expect((await j(s.post('sys/user/addSysUserRole', { roleId: await roleId('leader'), userIdList: String(t.id) }, da))).success).toBe(true);
+    expect((await j(s.del(`sys/user/deleteUserRole?roleId=${await roleId('leader')}&userId=${t.id}`, da))).success).toBe(true);
+    await db().deleteFrom('sys_role_permission').where('id', 'like', 'hostilerolesgrant%').execute();
+    tok.teacher = await s.login('teacher');
+  });
+
+  it('anonymous callers get 401 on every user-touching route', async () => {
+    for (const [m, u] of [['PUT', 'sys/user/changePassword'], ['PUT', 'sys/user/edit'], ['GET', 'sys/user/queryUserRole?userid=x'], ['GET', 'sys/user/recycleBin']] as const) {
+      const r = await s.call({ method: m, url: u, payload: m === 'GET' ? undefined : { username: 'admin' } });
+      expect(r.statusCode, u).toBe(401);
+    }
+  });
+});
+
+export { sql, API };
