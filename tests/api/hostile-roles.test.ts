@@ -187,4 +187,90 @@ describe('rule 1: routes that touch a user apply the user data scope', () => {
   });
 });
 
-export { sql, API };
+describe('rule 3: domain rules on who may act', () => {
+  let termId = '';
+  beforeAll(async () => {
+    termId = String((await db().selectFrom('sup_term').select('id').where('is_current', '=', true).executeTakeFirstOrThrow()).id);
+  });
+  const lessons = async (teacherId?: string) =>
+    (await j(s.get(`supervisor/courseSchedule/lessons?termId=${termId}&week=3${teacherId ? `&teacherId=${teacherId}` : ''}`, tok.admin))).result as any[];
+  const count = async (table: string) => Number((await db().selectFrom(table).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+
+  it('a teacher never records an observation of their own lesson (add and edit)', async () => {
+    const me = await userOf('teacher');
+    const own = (await lessons(String(me.id)))[0];
+    expect(own, 'a lesson of the demo teacher in week 3').toBeDefined();
+    const before = await count('sup_lecture_record');
+    const add = await j(s.post('supervisor/lectureRecord/add', { scheduleId: own.scheduleId, courseTaskId: own.courseTaskId, lectureDate: own.lectureDate }, tok.teacher));
+    refused(add);
+    expect(add.message).toContain('自己任课');
+    expect(await count('sup_lecture_record')).toBe(before);
+    // Positive control: another teacher's lesson is fine; editing that draft over to one's own lesson is not.
+    const other = (await lessons()).find((l) => l.teacherId !== me.id);
+    const ok = await j(s.post('supervisor/lectureRecord/add', { scheduleId: other.scheduleId, courseTaskId: other.courseTaskId, lectureDate: other.lectureDate }, tok.teacher));
+    expect(ok.success, ok.message).toBe(true);
+    const draft = await db().selectFrom('sup_lecture_record').selectAll().where('listener_id', '=', me.id).where('course_task_id', '=', other.courseTaskId).where('lecture_date', '=', other.lectureDate).executeTakeFirstOrThrow();
+    refused(await j(s.put('supervisor/lectureRecord/edit', { id: draft.id, scheduleId: own.scheduleId, courseTaskId: own.courseTaskId, lectureDate: own.lectureDate }, tok.teacher)));
+    expect(await db().selectFrom('sup_lecture_record').selectAll().where('id', '=', draft.id).executeTakeFirst()).toEqual(draft);
+  });
+
+  it('a department secretary cannot return an evaluation the quality office wrote about their staff', async () => {
+    const foreign = await db()
+      .selectFrom('sup_lecture_record').selectAll()
+      .where('status', '=', 'SUBMITTED').where('teacher_org_code', 'like', 'A01A04%').where('listener_org_code', 'not like', 'A01A04%')
+      .limit(1).executeTakeFirstOrThrow();
+    const r = await j(s.post(`supervisor/lectureRecord/return?id=${foreign.id}`, { reason: '不认可该评价' }, tok.secretary));
+    refused(r);
+    expect(await db().selectFrom('sup_lecture_record').selectAll().where('id', '=', foreign.id).executeTakeFirst()).toEqual(foreign);
+    // Positive control: a record written by the college's own listener.
+    const own = await db()
+      .selectFrom('sup_lecture_record').select('id')
+      .where('status', '=', 'SUBMITTED').where('listener_org_code', 'like', 'A01A04%')
+      .limit(1).executeTakeFirstOrThrow();
+    const back = await j(s.post(`supervisor/lectureRecord/return?id=${own.id}`, { reason: '请补充问题描述' }, tok.secretary));
+    expect(back.success, back.message).toBe(true);
+  });
+
+  it('a college leader sees and changes only their college’s improvement tasks', async () => {
+    const all = await count('imp_task');
+    const mine = Number((await db().selectFrom('imp_task').select(sql<string>`count(*)`.as('n')).where('resp_org_code', 'like', 'A01A04%').where('status', '<>', 'DRAFT').executeTakeFirstOrThrow()).n);
+    const list = await j(s.get('improvement/task/list?pageSize=200', tok.leader));
+    expect(list.success).toBe(true);
+    expect(all).toBeGreaterThan(list.result.total);
+    for (const t of list.result.records as any[]) expect(String(t.respOrgCode)).toMatch(/^A01A04/);
+    expect(list.result.total).toBeGreaterThanOrEqual(mine);
+    // A submitted task of another college (seeded with the leader as issuer): not verifiable, not readable.
+    const foreign = await db().selectFrom('imp_task').selectAll().where('status', '=', 'SUBMITTED').where('resp_org_code', 'not like', 'A01A04%').limit(1).executeTakeFirstOrThrow();
+    refused(await j(s.post('improvement/task/transition', { id: foreign.id, action: 'VERIFY', comment: '越权验收' }, tok.leader)));
+    refused(await j(s.get(`improvement/task/queryById?id=${foreign.id}`, tok.leader)));
+    expect(await db().selectFrom('imp_task').selectAll().where('id', '=', foreign.id).executeTakeFirst()).toEqual(foreign);
+    // Nor raise a task for another college.
+    const before = await count('imp_task');
+    refused(await j(s.post('improvement/task/add', { title: '越权整改', respDepartId: await departId('A01A05'), deadline: '2099-01-01', description: 'x', requirement: 'x' }, tok.leader)));
+    expect(await count('imp_task')).toBe(before);
+  });
+
+  it('every improvement transition checks its own button permission', async () => {
+    const add = await j(s.post('improvement/task/add', { title: '按钮权限测试', respDepartId: await departId('A01A04'), deadline: '2099-01-01', description: 'x', requirement: 'x' }, tok.leader));
+    expect(add.success, add.message).toBe(true);
+    const id = String(add.result.id);
+    const issue = await db().selectFrom('sys_permission').select('id').where('perms', '=', 'improvement:task:issue').executeTakeFirstOrThrow();
+    const leaderRole = await roleId('leader');
+    const grant = await db().selectFrom('sys_role_permission').selectAll().where('role_id', '=', leaderRole).where('permission_id', '=', issue.id).executeTakeFirstOrThrow();
+    await db().deleteFrom('sys_role_permission').where('id', '=', grant.id).execute();
+    const lt = await s.login('leader');
+    const r = await j(s.post('improvement/task/transition', { id, action: 'ISSUE' }, lt));
+    expect(r.code).toBe(510);
+    expect((await db().selectFrom('imp_task').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('DRAFT');
+    await db().insertInto('sys_role_permission').values(grant).execute();
+    // Positive control: with the button the same call issues the task.
+    const lt2 = await s.login('leader');
+    const ok = await j(s.post('improvement/task/transition', { id, action: 'ISSUE' }, lt2));
+    expect(ok.success, ok.message).toBe(true);
+    expect(ok.result.status).toBe('ISSUED');
+    // The teacher (subtask buttons only) cannot take a task-side action either.
+    expect((await j(s.post('improvement/task/transition', { id, action: 'CANCEL' }, tok.teacher))).code).toBe(510);
+  });
+});
+
+export { API };
