@@ -273,4 +273,91 @@ describe('rule 3: domain rules on who may act', () => {
   });
 });
 
+describe('rule 2: department roles write only their department’s data', () => {
+  const count = async (table: string) => Number((await db().selectFrom(table).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+  const snapshot = (table: string) => db().selectFrom(table).selectAll().orderBy('id').execute();
+
+  it('secretary cannot edit, delete or create courses, tasks, schedule lines or classes of another college', async () => {
+    const math = await departId('A01A05');
+    const course = await db().selectFrom('sup_course').selectAll().where('depart_id', '=', math).limit(1).executeTakeFirstOrThrow();
+    const task = await db().selectFrom('sup_course_task').selectAll().where('depart_id', '=', math).limit(1).executeTakeFirstOrThrow();
+    const line = await db().selectFrom('sup_course_schedule').selectAll().where('task_id', '=', task.id).limit(1).executeTakeFirstOrThrow();
+    const before = { c: await snapshot('sup_course'), k: await snapshot('sup_course_task'), l: await snapshot('sup_course_schedule'), cl: await snapshot('sup_class') };
+    refused(await j(s.put('supervisor/course/edit', { id: course.id, name: '越权修改' }, tok.secretary)));
+    refused(await j(s.del(`supervisor/course/delete?id=${course.id}`, tok.secretary)));
+    refused(await j(s.post('supervisor/course/add', { code: 'HOSTILE01', name: '越权课程', departId: math }, tok.secretary)));
+    refused(await j(s.put('supervisor/courseTask/edit', { id: task.id, name: '越权修改' }, tok.secretary)));
+    refused(await j(s.del(`supervisor/courseTask/deleteBatch?ids=${task.id}`, tok.secretary)));
+    refused(await j(s.put('supervisor/courseSchedule/edit', { id: line.id, weeks: '1-2' }, tok.secretary)));
+    refused(await j(s.del(`supervisor/courseSchedule/delete?id=${line.id}`, tok.secretary)));
+    refused(await j(s.post('supervisor/classes/add', { code: 'HOSTILE-C1', name: '越权班级', departId: math }, tok.secretary)));
+    // A batch mixing an own and a foreign course deletes nothing.
+    const own = await db().selectFrom('sup_course').select('id').where('depart_id', '=', await departId('A01A04')).limit(1).executeTakeFirstOrThrow();
+    refused(await j(s.del(`supervisor/course/deleteBatch?ids=${own.id},${course.id}`, tok.secretary)));
+    expect({ c: await snapshot('sup_course'), k: await snapshot('sup_course_task'), l: await snapshot('sup_course_schedule'), cl: await snapshot('sup_class') }).toEqual(before);
+  });
+
+  it('deptadmin: classrooms without a department are university data; a new classroom belongs to their college', async () => {
+    const room = await db().selectFrom('sup_classroom').selectAll().where('depart_id', 'is', null).limit(1).executeTakeFirstOrThrow();
+    refused(await j(s.put('supervisor/classroom/edit', { id: room.id, name: '越权教室' }, tok.deptadmin)));
+    expect(await db().selectFrom('sup_classroom').selectAll().where('id', '=', room.id).executeTakeFirst()).toEqual(room);
+    // Positive control: created without a department, it is the caller's; they may edit it.
+    const add = await j(s.post('supervisor/classroom/add', { code: 'CS-LAB-901', name: '计算机学院实验室901' }, tok.deptadmin));
+    expect(add.success, add.message).toBe(true);
+    const mine = await db().selectFrom('sup_classroom').selectAll().where('code', '=', 'CS-LAB-901').executeTakeFirstOrThrow();
+    expect(mine.depart_id).toBe(await departId('A01A04'));
+    expect((await j(s.put('supervisor/classroom/edit', { id: mine.id, name: '计算机学院实验室902' }, tok.deptadmin))).success).toBe(true);
+    // Moving it to another college is refused.
+    refused(await j(s.put('supervisor/classroom/edit', { id: mine.id, departId: await departId('A01A05') }, tok.deptadmin)));
+    expect((await db().selectFrom('sup_classroom').select('depart_id').where('id', '=', mine.id).executeTakeFirstOrThrow()).depart_id).toBe(await departId('A01A04'));
+  });
+
+  it('import by a department role: rows take the caller’s college (positive control)', async () => {
+    const ExcelJS = (await import('exceljs')).default;
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Sheet1');
+    ws.addRow(['班级编号', '班级名称', '年级', '专业', '人数']);
+    ws.addRow(['HOSTILE-IMP-1', '越权导入班级', 2026, '数学', 30]);
+    const buf = Buffer.from(await wb.xlsx.writeBuffer());
+    const boundary = '----hostile';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`),
+      buf,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const before = await count('sup_class');
+    // The supervisor (university role) has no write permission; the secretary imports into their own college.
+    const r = await s.call({ method: 'POST', url: 'supervisor/classes/importExcel', token: tok.secretary, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    const b = r.json() as Env;
+    expect(b.success, b.message).toBe(true);
+    const row = await db().selectFrom('sup_class').selectAll().where('code', '=', 'HOSTILE-IMP-1').executeTakeFirstOrThrow();
+    expect(row.depart_id).toBe(await departId('A01A04'));
+    expect(await count('sup_class')).toBe(before + 1);
+  });
+
+  it('terms, section times, index systems and the current term belong to the university roles', async () => {
+    const term = await db().selectFrom('sup_term').selectAll().where('is_current', '=', false).limit(1).executeTakeFirstOrThrow();
+    const terms = await snapshot('sup_term');
+    const times = await snapshot('sup_section_time');
+    // The secretary's role is given the write codes, to show the mechanism (not only the seed) refuses.
+    const codes = ['supervisor:term:edit', 'supervisor:term:setCurrent', 'supervisor:sectionTime:add', 'supervisor:index:publish'];
+    const perms = await db().selectFrom('sys_permission').select('id').where('perms', 'in', codes).execute();
+    const sec = await roleId('secretary');
+    await db().insertInto('sys_role_permission').values(perms.map((p, i) => ({ id: `hostilerolesuniv0000000000000${String(i).padStart(3, '0')}`, role_id: sec, permission_id: p.id }))).execute();
+    const st = await s.login('secretary');
+    refused(await j(s.put('supervisor/term/edit', { id: term.id, name: '越权学期' }, st)));
+    refused(await j(s.post('supervisor/term/setCurrent', { id: term.id }, st)));
+    refused(await j(s.post('supervisor/sectionTime/add', { campus: '主校区', season: 'SUMMER', sectionNo: 13, name: '第13节', beginTime: '21:00', endTime: '21:45' }, st)));
+    const set = await db().selectFrom('sup_index_set').select('id').limit(1).executeTakeFirstOrThrow();
+    refused(await j(s.post('supervisor/index/publish', { id: set.id }, st)));
+    expect(await snapshot('sup_term')).toEqual(terms);
+    expect(await snapshot('sup_section_time')).toEqual(times);
+    await db().deleteFrom('sys_role_permission').where('id', 'like', 'hostilerolesuniv%').execute();
+    // The seeded secretary has no write buttons on terms any more; the admin sets the current term.
+    expect((await j(s.put('supervisor/term/edit', { id: term.id, name: '越权学期' }, tok.secretary))).code).toBe(510);
+    const cur = await db().selectFrom('sup_term').select('id').where('is_current', '=', true).executeTakeFirstOrThrow();
+    expect((await j(s.post('supervisor/term/setCurrent', { id: cur.id }, tok.admin))).success).toBe(true);
+  });
+});
+
 export { API };
