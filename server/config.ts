@@ -47,7 +47,8 @@ const defaults: AppConfig = {
   session: { idleMinutes: 120, absoluteDays: 7 },
   login: { captchaAfterFailures: 3, alwaysCaptcha: false, lockAfterFailures: 10, lockMinutes: 15 },
   corsOrigins: [],
-  signature: { enabled: false, secret: 'dd05f1c54d63749eda95f9fa6d49v442a' },
+  // No shipped secret (JeecgBoot #9491): signing on without `signature.secret` refuses signed paths.
+  signature: { enabled: false, secret: '' },
   safeMode: false,
   seedDemo: true,
   logLevel: 'info',

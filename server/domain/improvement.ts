@@ -10,6 +10,7 @@ import { BizError, Forbidden, ok } from '../http/envelope.js';
 import { allows } from '../http/guard.js';
 import { newId, now } from '../util.js';
 import { notifyDomain } from './notify.js';
+import { noticeHtml } from '../sys/notice-text.js';
 import { nextNo } from './numbering.js';
 import { IMP_ACTION_TEXT, IMP_STATUS_TEXT, IMP_TRANSITIONS, isOverdue, nextStatus, SUBTASK_FINISHED, type ImpAction, type ImpStatus } from './rules.js';
 import { scopeOf, subtree } from './scope.js';
@@ -246,7 +247,7 @@ export async function transition(ctx: ServerContext, req: FastifyRequest, kind: 
     push.push(
       await notifyDomain(ctx, trx, to.filter((x) => x && x !== u.id), {
         title: `${kind === 'task' ? '整改任务' : '整改子任务'}“${str(row.title)}”${IMP_ACTION_TEXT[action]}：${IMP_STATUS_TEXT[next.to]}`,
-        content: `${u.realname} ${IMP_ACTION_TEXT[action]}了${kind === 'task' ? '整改任务' : '子任务'}“${str(row.title)}”${comment ? `，意见：${comment}` : ''}`,
+        content: noticeHtml`${u.realname} ${IMP_ACTION_TEXT[action]}了${kind === 'task' ? '整改任务' : '子任务'}“${str(row.title)}”` + (comment ? noticeHtml`，意见：${comment}` : ''),
         busType: kind === 'task' ? 'imp_task' : 'imp_subtask', busId: str(row.id), sender: u.username,
       }),
     );

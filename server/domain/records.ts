@@ -8,6 +8,7 @@ import { BizError, ok } from '../http/envelope.js';
 import { newId, now } from '../util.js';
 import { applicableIndexSet, getTerm, loadIndexSet } from './base.js';
 import { notifyDomain } from './notify.js';
+import { noticeHtml } from '../sys/notice-text.js';
 import { RECORD_NO_RULE } from './numbering.js';
 import { nextNumber } from '../crud/fill-rule.js';
 import { gradeOf, RuleError, scoreRecord, weekdayOf, weekOf, type ScoreInput } from './rules.js';
@@ -146,7 +147,7 @@ const later = (req: FastifyRequest, push: () => Promise<void>) => (afterCommit.g
 async function announceSubmitted(ctx: ServerContext, req: FastifyRequest, db: DB, rec: Row, sender: string) {
   const push = await notifyDomain(ctx, db, [str(rec.teacherId)], {
     title: `您有一条新的听课记录：${str(rec.courseName)}（${str(rec.lectureDate)}）`,
-    content: `${SHOW_LISTENER_TO_TEACHER ? str(rec.listenerName) : '听课人'}提交了对您 ${str(rec.lectureDate)} 《${str(rec.courseName)}》的听课记录（${str(rec.recordNo)}），请查阅并确认。`,
+    content: noticeHtml`${SHOW_LISTENER_TO_TEACHER ? str(rec.listenerName) : '听课人'}提交了对您 ${str(rec.lectureDate)} 《${str(rec.courseName)}》的听课记录（${str(rec.recordNo)}），请查阅并确认。`,
     busType: 'lecture_record', busId: str(rec.id), sender,
   });
   later(req, push);
@@ -274,7 +275,7 @@ export async function registerLectureRecords(api: FastifyInstance, ctx: ServerCo
       later(
         req,
         await notifyDomain(ctx, trx, [str(rec.listenerId)], {
-          title: `听课记录 ${str(rec.recordNo)} 被退回`, content: `退回原因：${reason}`, busType: 'lecture_record', busId: id, sender: req.user!.username,
+          title: `听课记录 ${str(rec.recordNo)} 被退回`, content: noticeHtml`退回原因：${reason}`, busType: 'lecture_record', busId: id, sender: req.user!.username,
         }),
       );
     });

@@ -360,4 +360,56 @@ describe('rule 2: department roles write only their department’s data', () => 
   });
 });
 
+describe('rule 4: user text in notices is text', () => {
+  it('a return reason with markup reaches the listener escaped', async () => {
+    const rec = await db().selectFrom('sup_lecture_record').select('id').where('status', '=', 'SUBMITTED').where('listener_org_code', 'like', 'A01A04%').limit(1).executeTakeFirstOrThrow();
+    const reason = '<img src=x onerror=alert(1)><script>alert(2)</script>';
+    const r = await j(s.post(`supervisor/lectureRecord/return?id=${rec.id}`, { reason }, tok.secretary));
+    expect(r.success, r.message).toBe(true);
+    const note = await db().selectFrom('sys_announcement').select(['msg_content', 'msg_abstract']).where('bus_id', '=', rec.id).orderBy('create_time', 'desc').executeTakeFirstOrThrow();
+    expect(note.msg_content).toContain('&#60;img src=x onerror=alert(1)&#62;');
+    expect(note.msg_content).not.toMatch(/<img|<script/);
+    expect(note.msg_abstract).not.toMatch(/<img|<script/);
+  });
+});
+
+describe('rule 9: less to learn for the curious', () => {
+  it('duplicate check answers only for tables the caller may edit', async () => {
+    refused(await j(s.get('sys/duplicate/check?tableName=sys_user&fieldName=username&fieldVal=admin', tok.teacher)));
+    refused(await j(s.get('sys/duplicate/check?tableName=sup_term&fieldName=code&fieldVal=2026-2027-1', tok.leader)));
+    // Positive control: the department administrator edits users.
+    const ok = await j(s.get('sys/duplicate/check?tableName=sys_user&fieldName=username&fieldVal=nobody_like_this', tok.deptadmin));
+    expect(ok.success).toBe(true);
+  });
+
+  it('refleshCache is an administrator’s action', async () => {
+    for (const u of ['teacher', 'secretary', 'deptadmin']) expect((await j(s.get('sys/dict/refleshCache', tok[u]))).code, u).toBe(510);
+    expect((await s.get(`${API}/sys/dict/refleshCache`)).statusCode).toBe(401);
+    expect((await j(s.get('sys/dict/refleshCache', tok.admin))).success).toBe(true);
+  });
+
+  it('the data-source password key is not the request-signing secret', async () => {
+    const { encryptSecret, decryptSecret } = await import('../../server/sys/data-source.js');
+    const ctx = s.running.ctx;
+    const stored = encryptSecret(ctx, 'db-pass-1');
+    const other = { ...ctx, cfg: { ...ctx.cfg, signature: { enabled: true, secret: 'a-completely-different-secret' } } };
+    expect(decryptSecret(other, stored)).toBe('db-pass-1');
+    expect(ctx.cfg.signature.secret).toBe('');
+  });
+});
+
+describe('rule 9: signing on without a secret refuses clearly', () => {
+  let s2: TestServer;
+  beforeAll(async () => {
+    s2 = await startTestServer({ signature: { enabled: true, secret: '' } });
+  });
+  afterAll(() => s2?.close());
+  it('a signed path is refused with a message naming the missing secret', async () => {
+    const t = await s2.login('admin');
+    const r = (await s2.get(`${API}/sys/dict/getDictItems/sex`, t, { 'x-sign': 'ABC', 'x-timestamp': String(Date.now()) })).json() as Env;
+    refused(r);
+    expect(r.message).toContain('signature.secret');
+  });
+});
+
 export { API };
