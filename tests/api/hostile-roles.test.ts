@@ -412,4 +412,3 @@ describe('rule 9: signing on without a secret refuses clearly', () => {
   });
 });
 
-export { API };
