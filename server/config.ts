@@ -32,6 +32,8 @@ export interface AppConfig {
   import: { maxBytes: number; maxRows: number };
   /** Whether the listener's name is shown to the observed teacher. */
   showListenerToTeacher: boolean;
+  /** Role codes a department administrator (a user administrator narrowed by data rules) may grant. */
+  userAdmin: { deptAdminRoles: string[] };
 }
 
 const defaults: AppConfig = {
@@ -45,13 +47,15 @@ const defaults: AppConfig = {
   session: { idleMinutes: 120, absoluteDays: 7 },
   login: { captchaAfterFailures: 3, alwaysCaptcha: false, lockAfterFailures: 10, lockMinutes: 15 },
   corsOrigins: [],
-  signature: { enabled: false, secret: 'dd05f1c54d63749eda95f9fa6d49v442a' },
+  // No shipped secret (JeecgBoot #9491): signing on without `signature.secret` refuses signed paths.
+  signature: { enabled: false, secret: '' },
   safeMode: false,
   seedDemo: true,
   logLevel: 'info',
   upload: { maxBytes: 10 * 1024 * 1024 },
   import: { maxBytes: 20 * 1024 * 1024, maxRows: 100_000 },
   showListenerToTeacher: true,
+  userAdmin: { deptAdminRoles: ['teacher', 'secretary', 'leader'] },
 };
 
 function deepMerge<T>(base: T, over: unknown): T {

@@ -43,6 +43,7 @@ export function signatureCheck(ctx: ServerContext) {
     const [pathOnly = ''] = req.url.split('?');
     const path = pathOnly.startsWith(ctx.cfg.apiBase) ? pathOnly.slice(ctx.cfg.apiBase.length) : pathOnly;
     if (!needsSignature(path)) return;
+    if (ctx.cfg.signature.secret.length < 16) throw new BizError('请求签名已开启，但未配置签名密钥 signature.secret（至少16个字符），请联系管理员');
     const sign = req.headers['x-sign'];
     const ts = req.headers['x-timestamp'];
     if (typeof sign !== 'string' || typeof ts !== 'string') throw new BizError(FAIL);

@@ -11,6 +11,7 @@ import { allFields, columnOf, primaryField, type EntityField, type EntitySchema 
 import { hooksOf, type EntityQuery, type HookContext, type ReadPurpose, type Row, type SaveMode } from './hooks.js';
 import { coerce, conditionSql, parsePaging, parseSort, plainConditions, superConditions, type Condition, type Query } from './query.js';
 import { checkValue } from './validate.js';
+import { scopeOf, subtree } from '../domain/scope.js';
 
 export function hookContext(ctx: ServerContext, req: FastifyRequest, entity: string | EntitySchema, db: DB = ctx.db): HookContext {
   if (!req.user) throw new BizError('Token失效，请重新登录!', 401, 401);
@@ -224,6 +225,42 @@ export async function getRow(h: HookContext, rawId: unknown, db: DB = h.db): Pro
   return (await finish({ ...h, db }, [r], 'get'))[0];
 }
 
+/** University roles (data scope `all`: the quality office, supervisors, the administrator) write everything. */
+const writesAll = (h: HookContext) => scopeOf(h.user) === 'all';
+
+/**
+ * The write scope of an entity (`scope.write`, issue 27 rule 2), checked on every add, edit (old and
+ * new row), delete and import row: university-wide data only by university roles; department data
+ * only within the caller's department subtree. Refuses the whole request (nothing is written).
+ */
+export async function assertWriteScope(h: HookContext, rows: Row[], db: DB = h.db): Promise<void> {
+  const w = h.entity.scope?.write;
+  if (!w || !rows.length || writesAll(h)) return;
+  const title = h.entity.title;
+  if (w === 'university') throw new BizError(`“${title}”是全校统一的数据，只有学校管理部门可以修改`);
+  let departIds: string[];
+  if ('departField' in w) departIds = rows.map((r) => (r[w.departField] === null || r[w.departField] === undefined ? '' : String(r[w.departField])));
+  else {
+    const refs = [...new Set(rows.map((r) => String(r[w.via] ?? '')).filter(Boolean))];
+    const found = refs.length ? await db.selectFrom(w.table).select([sql.ref('id').as('id'), sql.ref(w.column).as('d')]).where('id', 'in', refs).execute() : [];
+    const byId = new Map(found.map((f) => [String(f.id), f.d === null || f.d === undefined ? '' : String(f.d)]));
+    departIds = rows.map((r) => byId.get(String(r[w.via] ?? '')) ?? '');
+  }
+  if (departIds.some((d) => !d)) throw new BizError(`不属于任何部门的${title}是全校公共数据，只有学校管理部门可以修改`);
+  const ids = [...new Set(departIds)];
+  const inside = await db.selectFrom('sys_depart').select('id').where('id', 'in', ids).where('org_code', 'like', subtree(h.user.orgCode)).execute();
+  if (inside.length !== ids.length) throw new BizError(`只能新增、修改或删除本部门及下级部门的${title}`);
+}
+
+/** On add by a department role: the owning department defaults to the caller's current department. */
+export async function defaultOwner(h: HookContext, row: Row, db: DB = h.db): Promise<void> {
+  const w = h.entity.scope?.write;
+  if (!w || w === 'university' || !('departField' in w) || writesAll(h)) return;
+  if (row[w.departField] !== undefined && row[w.departField] !== null && row[w.departField] !== '') return;
+  const d = await db.selectFrom('sys_depart').select('id').where('org_code', '=', h.user.orgCode).where('del_flag', '=', '0').executeTakeFirst();
+  if (d) row[w.departField] = String(d.id);
+}
+
 /** Runs `fn` in the caller's transaction when there is one, else in a new one. */
 export async function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db);
@@ -294,6 +331,7 @@ export async function saveRow(h: HookContext, input: Row, mode: SaveMode): Promi
       const given = pkValue(e, input[pk.name]);
       old = given === undefined ? undefined : await getRow(th, given, trx);
       if (!old || given === undefined) throw new BizError('未找到对应数据');
+      await assertWriteScope(th, [old], trx);
       id = given;
       for (const f of e.fields) if (f.required && Object.prototype.hasOwnProperty.call(row, f.name) && row[f.name] === null) throw new BizError(`${label(f)}不能为空`);
     } else {
@@ -302,6 +340,7 @@ export async function saveRow(h: HookContext, input: Row, mode: SaveMode): Promi
       id = row[pk.name] as string | number;
       if (e.scope?.tenant) row[e.scope.tenant] = h.user.tenantId;
       if (e.scope?.department && (row[e.scope.department] === undefined || row[e.scope.department] === null)) row[e.scope.department] = h.user.orgCode;
+      await defaultOwner(th, row, trx);
     }
     if (e.audit !== false) {
       if (mode === 'add') Object.assign(row, { createBy: h.user.username, createTime: now() });
@@ -326,6 +365,7 @@ export async function saveRow(h: HookContext, input: Row, mode: SaveMode): Promi
     // scope (e.g. a department the user may not write to) is refused and rolled back.
     const saved = await getRow(th, id, trx);
     if (!saved) throw new BizError('保存后的数据超出了您的数据权限范围，已取消保存');
+    await assertWriteScope(th, [saved], trx);
     return saved;
   });
 }
@@ -344,6 +384,7 @@ export async function deleteRows(h: HookContext, ids: string[]): Promise<number>
     const found = await selectPublic(e, (await scopedQuery(th, trx)).where(sql.ref(`t.${columnOf(pk)}`), 'in', wanted)).execute();
     if (found.length !== wanted.length) throw new BizError(wanted.length === 1 ? '未找到对应数据' : '部分数据不存在或无权删除，未删除任何数据');
     const rows = found.map((r) => toWire(e, r));
+    await assertWriteScope(th, rows, trx);
     for (const hk of hooksOf(e.name)) if (hk.beforeDelete) await hk.beforeDelete(th, rows);
     const del = delFlagField(e);
     if (del) await trx.updateTable(e.table).set({ [columnOf(del)]: del.type === 'string' ? '1' : 1 }).where(sql.ref(columnOf(pk)), 'in', wanted).execute();

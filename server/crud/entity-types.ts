@@ -76,6 +76,12 @@ export interface EntitySchema {
     tenant?: string;
     /** Field holding the department orgCode (hierarchical prefix) used by data rules. */
     department?: string;
+    /**
+     * Who may write rows (engine.ts assertWriteScope): `university` = only university roles (scope
+     * `all`); `departField` = the field holding the owning department id (sys_depart.id), writable by
+     * department roles within their subtree; `via` = a reference field whose row (`table`.`column`) holds it.
+     */
+    write?: 'university' | { departField: string } | { via: string; table: string; column: string };
   };
   /** Default sort when the client sends none. */
   defaultSort?: { field: string; order: 'asc' | 'desc' };

@@ -7,7 +7,7 @@ import { newId, now } from '../util.js';
 import { allFields, columnOf, primaryField, type EntityField } from './entity-types.js';
 import { excelFields, readXlsx } from './excel.js';
 import { hooksOf, type HookContext, type Row } from './hooks.js';
-import { inTransaction, validateInput, writableFields } from './engine.js';
+import { assertWriteScope, defaultOwner, inTransaction, validateInput, writableFields } from './engine.js';
 
 export interface ImportFile {
   name: string;
@@ -117,9 +117,11 @@ export async function importFile(h: HookContext, file: ImportFile, maxRows: numb
       if (e.scope?.tenant) row[e.scope.tenant] = h.user.tenantId;
       if (e.scope?.department && (row[e.scope.department] === undefined || row[e.scope.department] === null)) row[e.scope.department] = h.user.orgCode;
       if (e.audit !== false) Object.assign(row, { createBy: h.user.username, createTime: stamp });
+      await defaultOwner(th, row, trx);
       for (const hk of hooks) if (hk.beforeSave) await hk.beforeSave(th, row, 'add', undefined, { ...row });
       prepared.push(row);
     }
+    await assertWriteScope(th, prepared, trx);
     const byName = new Map(allFields(e).map((f) => [f.name, f]));
     const toCols = (r: Row) => Object.fromEntries(Object.entries(r).filter(([k]) => byName.has(k)).map(([k, v]) => [columnOf(byName.get(k)!), v]));
     for (let i = 0; i < prepared.length; i += 500) {

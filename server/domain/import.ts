@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.js';
 import type { DB } from '../db/index.js';
 import { readUploads } from '../crud/routes.js';
 import { readXlsx } from '../crud/excel.js';
+import { assertWriteScope, hookContext } from '../crud/engine.js';
 import { BizError, ok } from '../http/envelope.js';
 import { newId, now } from '../util.js';
 import { termOrCurrent } from './base.js';
@@ -193,6 +194,28 @@ const view = (p: ImportPlan) => ({
   summary: p.summary, rows: p.rows, problems: p.problems.slice(0, 500), newCourses: p.newCourses.slice(0, 200), newClasses: p.newClasses.slice(0, 200), newRooms: p.newRooms.slice(0, 200),
 });
 
+/**
+ * A department role imports only its own subtree's teaching tasks (new ones and the ones replaced):
+ * the write scope of sup_course_task (issue 27 rule 2), checked before anything is written.
+ */
+async function assertImportInScope(ctx: ServerContext, req: FastifyRequest, plan: ImportPlan): Promise<void> {
+  const h = hookContext(ctx, req, 'sup_course_task');
+  const departs = new Map((await ctx.db.selectFrom('sys_depart').select(['id', 'depart_name']).execute()).map((d) => [String(d.depart_name), String(d.id)]));
+  const rows: Record<string, unknown>[] = [...plan.tasks.values()].map((x) => ({ departId: departs.get(x.departName) ?? null }));
+  const codes = [...new Set([...plan.tasks.values()].map((x) => x.courseCode))];
+  if (codes.length) {
+    const old = await ctx.db
+      .selectFrom('sup_course_task as k')
+      .innerJoin('sup_course as c', 'c.id', 'k.course_id')
+      .select('k.depart_id')
+      .where('k.term_id', '=', plan.termId)
+      .where('c.code', 'in', codes)
+      .execute();
+    rows.push(...old.map((o) => ({ departId: o.depart_id })));
+  }
+  await assertWriteScope(h, rows);
+}
+
 export async function registerTimetableImport(api: FastifyInstance, ctx: ServerContext) {
   const prepare = async (req: FastifyRequest) => {
     const q = (req.query ?? {}) as Record<string, unknown>;
@@ -205,6 +228,7 @@ export async function registerTimetableImport(api: FastifyInstance, ctx: ServerC
   api.post('/supervisor/courseSchedule/importTimetable', auth, async (req, reply) => {
     const plan = await prepare(req);
     if (!plan.tasks.size) throw new BizError('没有可以导入的数据', 500, 200, view(plan));
+    await assertImportInScope(ctx, req, plan);
     await ctx.db.transaction().execute((trx) => applyImport(trx, plan, req.user!.username));
     const s = plan.summary;
     const msg = `导入完成：新增教学任务${s.tasks.create}个、更新${s.tasks.update}个，排课${s.lines.create + s.lines.replace}条${plan.problems.length ? `；${plan.problems.length}行未导入` : ''}`;

@@ -10,6 +10,7 @@ import { BizError, Forbidden, ok } from '../http/envelope.js';
 import { allows } from '../http/guard.js';
 import { newId, now } from '../util.js';
 import { notifyDomain } from './notify.js';
+import { noticeHtml } from '../sys/notice-text.js';
 import { nextNo } from './numbering.js';
 import { IMP_ACTION_TEXT, IMP_STATUS_TEXT, IMP_TRANSITIONS, isOverdue, nextStatus, SUBTASK_FINISHED, type ImpAction, type ImpStatus } from '../../shared/rules.js';
 import { scopeOf, subtree } from './scope.js';
@@ -71,8 +72,10 @@ function visibleTasks(u: SessionUser, alias = 't') {
   const c = (col: string) => sql.ref(`${alias}.${col}`);
   const s = scopeOf(u);
   if (s === 'all') return sql<SqlBool>`true`;
+  // Scoped like lecture records: outside the university roles, one's own issued tasks count only
+  // within one's department subtree (a college leader sees and changes only their college's tasks).
   const parts = [
-    sql<SqlBool>`${c('issuer_id')} = ${u.id}`,
+    sql<SqlBool>`(${c('issuer_id')} = ${u.id} and ${c('resp_org_code')} like ${subtree(u.orgCode)})`,
     sql<SqlBool>`(${c('status')} <> 'DRAFT' and (${c('resp_person_id')} = ${u.id} or (${c('resp_person_id')} is null and ${u.orgCode} like (${c('resp_org_code')} || '%'))))`,
     sql<SqlBool>`exists (select 1 from imp_subtask st where st.task_id = ${c('id')} and st.status <> 'DRAFT' and st.assignee_id = ${u.id})`,
   ];
@@ -109,6 +112,8 @@ export function registerImprovementHooks() {
       const merged = { ...(old ?? {}), ...row };
       if (!merged.respPersonId && !merged.respDepartId) throw new BizError('请指定责任部门或责任人');
       row.respOrgCode = (await orgOfDepart(h.db, merged.respDepartId)) ?? (await userOrg(h.db, merged.respPersonId));
+      if (scopeOf(h.user) !== 'all' && !str(row.respOrgCode).startsWith(h.user.orgCode || '\u0000'))
+        throw new BizError('只能向本部门及下级部门（或其人员）下达整改任务');
       if (mode === 'add' && merged.deadline && str(merged.deadline) < dayjs().format('YYYY-MM-DD')) throw new BizError('整改期限不能早于今天');
     },
     async afterSave(h, row, mode) {
@@ -137,6 +142,9 @@ export function registerImprovementHooks() {
       const merged = { ...(old ?? {}), ...row };
       if (!merged.assigneeId && !merged.assigneeDepartId) throw new BizError('请指定子任务负责人或负责部门');
       row.assigneeOrgCode = (await orgOfDepart(h.db, merged.assigneeDepartId)) ?? (await userOrg(h.db, merged.assigneeId));
+      const inOrg = (org: string) => !!org && str(row.assigneeOrgCode).startsWith(org);
+      if (scopeOf(h.user) !== 'all' && !inOrg(h.user.orgCode) && !inOrg(t.handlerOrgCode))
+        throw new BizError('子任务只能分派给整改任务责任部门的人员或下级部门');
       if (merged.deadline && task.deadline && str(merged.deadline) > str(task.deadline)) throw new BizError('子任务期限不能晚于整改任务期限');
     },
     async afterSave(h, row, mode) {
@@ -167,6 +175,12 @@ export function registerImprovementHooks() {
   });
 }
 
+/** The button permission (`improvement:<kind>:<button>`, seeded per role) each transition requires. */
+export const ACTION_BUTTON: Record<Kind, Record<ImpAction, string>> = {
+  task: { ISSUE: 'issue', ACCEPT: 'submitVerify', FEEDBACK: 'submitVerify', SUBMIT: 'submitVerify', REJECT: 'verify', VERIFY: 'verify', CLOSE: 'verify', CANCEL: 'cancel' },
+  subtask: { ISSUE: 'add', ACCEPT: 'submit', FEEDBACK: 'submit', SUBMIT: 'submit', REJECT: 'verify', VERIFY: 'verify', CLOSE: 'verify', CANCEL: 'cancel' },
+};
+
 /** Applies one transition with its role check, log and notification; returns the updated row. */
 export async function transition(ctx: ServerContext, req: FastifyRequest, kind: Kind, input: Row): Promise<Row> {
   const u = req.user!;
@@ -191,6 +205,8 @@ export async function transition(ctx: ServerContext, req: FastifyRequest, kind: 
     const side = IMP_TRANSITIONS[action].side;
     if (side === 'issuer' && !isIssuer(t, u)) throw new BizError(`只有${kind === 'task' ? '下发人或质量管理部门' : '分派人'}可以${IMP_ACTION_TEXT[action]}`);
     if (side === 'handler' && !isHandler(t, u)) throw new BizError(`只有${kind === 'task' ? '责任人' : '子任务负责人'}可以${IMP_ACTION_TEXT[action]}`);
+    // Each transition needs its own button permission, not only the list permission.
+    if (!u.perms.has(`improvement:${kind}:${ACTION_BUTTON[kind][action]}`)) throw Forbidden();
     const set: Record<string, unknown> = { status: next.to, update_by: u.username, update_time: now() };
     if (kind === 'task' && action === 'ISSUE') Object.assign(set, { issue_time: now() });
     if (action === 'FEEDBACK' || action === 'SUBMIT') {
@@ -231,7 +247,7 @@ export async function transition(ctx: ServerContext, req: FastifyRequest, kind: 
     push.push(
       await notifyDomain(ctx, trx, to.filter((x) => x && x !== u.id), {
         title: `${kind === 'task' ? '整改任务' : '整改子任务'}“${str(row.title)}”${IMP_ACTION_TEXT[action]}：${IMP_STATUS_TEXT[next.to]}`,
-        content: `${u.realname} ${IMP_ACTION_TEXT[action]}了${kind === 'task' ? '整改任务' : '子任务'}“${str(row.title)}”${comment ? `，意见：${comment}` : ''}`,
+        content: noticeHtml`${u.realname} ${IMP_ACTION_TEXT[action]}了${kind === 'task' ? '整改任务' : '子任务'}“${str(row.title)}”` + (comment ? noticeHtml`，意见：${comment}` : ''),
         busType: kind === 'task' ? 'imp_task' : 'imp_subtask', busId: str(row.id), sender: u.username,
       }),
     );

@@ -9,6 +9,7 @@ import { BizError, ok } from '../http/envelope.js';
 import { allows } from '../http/guard.js';
 import { now } from '../util.js';
 import { notifyDomain } from './notify.js';
+import { noticeHtml } from '../sys/notice-text.js';
 import { nextNo } from './numbering.js';
 import { parseWeeks } from '../../shared/rules.js';
 
@@ -123,7 +124,7 @@ export async function registerLab(api: FastifyInstance, ctx: ServerContext) {
       const lab = await trx.selectFrom('lab_lab').select('name').where('id', '=', str(r.labId)).executeTakeFirst();
       return notifyDomain(ctx, trx, [str(r.applicantId)], {
         title: `实验室预约${STATUS_TEXT[status]}：${str(lab?.name)} ${str(r.useDate)} 第${r.startSection}-${r.endSection}节`,
-        content: opinion ? `审核意见：${opinion}` : `您的实验室预约${STATUS_TEXT[status]}。`, busType: 'lab_reservation', busId: str(r.id), sender: req.user!.username,
+        content: opinion ? noticeHtml`审核意见：${opinion}` : noticeHtml`您的实验室预约${STATUS_TEXT[status]}。`, busType: 'lab_reservation', busId: str(r.id), sender: req.user!.username,
       });
     });
     await push();

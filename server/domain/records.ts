@@ -8,6 +8,7 @@ import { BizError, ok } from '../http/envelope.js';
 import { newId, now } from '../util.js';
 import { applicableIndexSet, getTerm, loadIndexSet } from './base.js';
 import { notifyDomain } from './notify.js';
+import { noticeHtml } from '../sys/notice-text.js';
 import { RECORD_NO_RULE } from './numbering.js';
 import { nextNumber } from '../crud/fill-rule.js';
 import { gradeOf, RuleError, scoreRecord, weekdayOf, weekOf, type ScoreInput } from '../../shared/rules.js';
@@ -29,7 +30,7 @@ async function lessonFacts(db: DB, row: Row) {
     .selectFrom('sup_course_task as k')
     .leftJoin('sup_course as c', 'c.id', 'k.course_id')
     .leftJoin('sys_user as u', 'u.id', 'k.teacher_id')
-    .select(['k.id', 'k.term_id', 'k.teacher_id', 'k.course_id', 'k.class_names', 'k.student_count', 'c.name as course_name', 'c.lesson_kind', 'u.realname', 'u.org_code'])
+    .select(['k.id', 'k.term_id', 'k.teacher_id', 'k.teacher_ids', 'k.course_id', 'k.class_names', 'k.student_count', 'c.name as course_name', 'c.lesson_kind', 'u.realname', 'u.org_code'])
     .where('k.id', '=', str(row.courseTaskId))
     .executeTakeFirst();
   if (!task) throw new BizError('所选教学任务不存在');
@@ -47,6 +48,9 @@ async function beforeSave(h: HookContext, row: Row, mode: 'add' | 'edit', old: R
   }
   const merged: Row = { ...(old ?? {}), ...row };
   const task = await lessonFacts(h.db, merged);
+  // Nobody observes their own lesson (main or co-teacher of the task).
+  const listener = str(merged.listenerId ?? u.id);
+  if (listener === str(task.teacher_id) || str(task.teacher_ids).split(',').map((x) => x.trim()).includes(listener)) throw new BizError('不能对自己任课的课程录入听课记录');
   const term = await getTerm(h.db, String(task.term_id));
   const date = str(merged.lectureDate);
   const week = weekOf(term.startDate, date);
@@ -143,7 +147,7 @@ const later = (req: FastifyRequest, push: () => Promise<void>) => (afterCommit.g
 async function announceSubmitted(ctx: ServerContext, req: FastifyRequest, db: DB, rec: Row, sender: string) {
   const push = await notifyDomain(ctx, db, [str(rec.teacherId)], {
     title: `您有一条新的听课记录：${str(rec.courseName)}（${str(rec.lectureDate)}）`,
-    content: `${SHOW_LISTENER_TO_TEACHER ? str(rec.listenerName) : '听课人'}提交了对您 ${str(rec.lectureDate)} 《${str(rec.courseName)}》的听课记录（${str(rec.recordNo)}），请查阅并确认。`,
+    content: noticeHtml`${SHOW_LISTENER_TO_TEACHER ? str(rec.listenerName) : '听课人'}提交了对您 ${str(rec.lectureDate)} 《${str(rec.courseName)}》的听课记录（${str(rec.recordNo)}），请查阅并确认。`,
     busType: 'lecture_record', busId: str(rec.id), sender,
   });
   later(req, push);
@@ -261,13 +265,17 @@ export async function registerLectureRecords(api: FastifyInstance, ctx: ServerCo
     if (reason.length > 500) throw new BizError('退回原因最多500个字符');
     const rec = await visible(ctx, req, id);
     if (scopeOf(req.user!) === 'self') throw new BizError('无权退回该听课记录');
+    // A department returns only evaluations its own people wrote: never one by the university's quality
+    // office or another department about its staff (it may comment or appeal instead).
+    if (scopeOf(req.user!) === 'depart' && !str(rec.listenerOrgCode).startsWith(req.user!.orgCode))
+      throw new BizError('该听课记录由校级督导或其他部门填写，本部门不能退回；如有异议请通过反馈或申诉提出');
     if (!['SUBMITTED', 'CONFIRMED'].includes(str(rec.status))) throw new BizError('只能退回已提交或已确认的听课记录');
     await inTransaction(ctx.db, async (trx) => {
       await trx.updateTable(E).set({ status: 'RETURNED', return_reason: reason, update_by: req.user!.username, update_time: now() }).where('id', '=', id).execute();
       later(
         req,
         await notifyDomain(ctx, trx, [str(rec.listenerId)], {
-          title: `听课记录 ${str(rec.recordNo)} 被退回`, content: `退回原因：${reason}`, busType: 'lecture_record', busId: id, sender: req.user!.username,
+          title: `听课记录 ${str(rec.recordNo)} 被退回`, content: noticeHtml`退回原因：${reason}`, busType: 'lecture_record', busId: id, sender: req.user!.username,
         }),
       );
     });

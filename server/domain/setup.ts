@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import { defineEntityHooks, type Row } from '../crud/hooks.js';
-import { deleteRows, getRow, hookContext, inTransaction, saveRow } from '../crud/engine.js';
+import { assertWriteScope, deleteRows, getRow, hookContext, inTransaction, saveRow } from '../crud/engine.js';
 import { BizError, ok } from '../http/envelope.js';
 import { newId, now } from '../util.js';
 import { currentTerm, loadIndexSet, termOrCurrent } from './base.js';
@@ -84,6 +84,8 @@ export async function registerSetup(api: FastifyInstance, ctx: ServerContext) {
   /** Makes one term current (and every other not), atomically. */
   api.post('/supervisor/term/setCurrent', { config: { auth: 'supervisor:term:setCurrent' } }, async (req) => {
     const id = str(q(req).id || body(req).id);
+    // University-wide: only university roles set the current term (issue 27 rule 2).
+    await assertWriteScope(hookContext(ctx, req, 'sup_term'), [{ id }]);
     await inTransaction(ctx.db, async (trx) => {
       const t = await trx.selectFrom('sup_term').select('id').where('id', '=', id).executeTakeFirst();
       if (!t) throw new BizError('学期不存在');
@@ -145,6 +147,7 @@ export async function registerSetup(api: FastifyInstance, ctx: ServerContext) {
     });
   api.post('/supervisor/index/publish', { config: { auth: `${P}:publish` } }, async (req) => {
     const id = str(q(req).id || body(req).id);
+    await assertWriteScope(hookContext(ctx, req, 'sup_index_set'), [{ id }]);
     const set = await loadIndexSet(ctx.db, id);
     const bad = checkIndexTree(set.indexes, set.fullScore);
     if (bad) throw new BizError(bad);

@@ -78,6 +78,8 @@ export async function registerCheckRoutes(api: FastifyInstance, ctx: ServerConte
     const e = ctx.entities.byTable.get(str(q.tableName));
     const f = e && allFields(e).find((x) => !x.secret && (x.unique || x.filterable) && (columnOf(x) === str(q.fieldName) || x.name === str(q.fieldName)));
     if (!e || !f) throw new BizError('不支持对该表或字段做重复校验');
+    // Only for tables the caller may write (their add or edit permission): nobody probes other tables.
+    if (!e.permission || !['add', 'edit'].some((op) => req.user!.perms.has(`${e.permission}:${op}`))) throw new BizError('您没有该表的新增或编辑权限，不能做重复校验');
     let qb = ctx.db.selectFrom(e.table).select(sql`1`.as('x')).where(sql.ref(columnOf(f)), '=', value);
     const del = e.fields.find((x) => x.name === 'delFlag');
     if (del) qb = qb.where(sql.ref(columnOf(del)), '=', del.type === 'string' ? '0' : 0);

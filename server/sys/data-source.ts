@@ -1,4 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { defineEntityHooks } from '../crud/hooks.js';
@@ -7,9 +9,28 @@ import { BizError } from '../http/envelope.js';
 /**
  * 多数据源: stored connection entries only — the product never connects to them. The password is
  * write-only: it is a `secret` field (never in list/queryById/export/data log), stored encrypted with
- * AES-256-GCM under DATA_SOURCE_KEY (or the signature secret), and an edit that leaves it empty keeps it.
+ * AES-256-GCM under DATA_SOURCE_KEY (or a random key kept in the data folder), and an edit that leaves it empty keeps it.
  */
-const keyOf = (ctx: ServerContext) => createHash('sha256').update(process.env.DATA_SOURCE_KEY || ctx.cfg.signature.secret).digest();
+const keys = new WeakMap<ServerContext, Buffer>();
+/**
+ * The encryption key: DATA_SOURCE_KEY, else a random key created once in the data folder
+ * (`data-source.key`, owner-only). Never the request-signing secret (issue 27 rule 9).
+ */
+function keyOf(ctx: ServerContext): Buffer {
+  let k = keys.get(ctx);
+  if (k) return k;
+  if (process.env.DATA_SOURCE_KEY) k = createHash('sha256').update(process.env.DATA_SOURCE_KEY).digest();
+  else {
+    const file = join(ctx.cfg.dataDir, 'data-source.key');
+    if (!existsSync(file)) {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+    }
+    k = createHash('sha256').update(readFileSync(file, 'utf8').trim()).digest();
+  }
+  keys.set(ctx, k);
+  return k;
+}
 
 export function encryptSecret(ctx: ServerContext, plain: string): string {
   const iv = randomBytes(12);

@@ -6,6 +6,7 @@ import { toWire, validateInput } from '../crud/engine.js';
 import { newId, now } from '../util.js';
 import { commaList, likeEscape } from './user-admin.js';
 import { dropDeptRoleUsers, dropDeptRolesOf } from './depart-role.js';
+import { assertDepartsGrantable, assertUserInScope, usersInScope } from './user-scope.js';
 
 type Row = Record<string, unknown>;
 interface DepartNode extends Row {
@@ -192,16 +193,15 @@ export async function registerDepartAdmin(api: FastifyInstance, ctx: ServerConte
     const q = req.query as Row;
     const pageNo = Math.max(1, Number(q.pageNo) || 1);
     const pageSize = Math.min(500, Math.max(1, Number(q.pageSize) || 10));
-    let qb = ctx.db
-      .selectFrom('sys_user as u')
-      .where('u.del_flag', '=', 0)
-      .where('u.id', 'in', ctx.db.selectFrom('sys_user_depart').select('user_id').where('dep_id', '=', String(q.depId ?? '')));
+    // Only users of the caller's user scope (a department administrator: their department's users).
+    let { qb } = await usersInScope(ctx, req);
+    qb = qb.where('t.id', 'in', ctx.db.selectFrom('sys_user_depart').select('user_id').where('dep_id', '=', String(q.depId ?? '')));
     for (const f of ['username', 'realname'] as const) {
       const v = typeof q[f] === 'string' ? String(q[f]).replace(/^\*|\*$/g, '') : '';
-      if (v) qb = qb.where(`u.${f}`, 'like', `%${likeEscape(v)}%`);
+      if (v) qb = qb.where(`t.${f}`, 'like', `%${likeEscape(v)}%`);
     }
     const total = Number((await qb.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-    const rows = await qb.selectAll('u').orderBy('u.username').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+    const rows = await qb.selectAll('t').orderBy('t.username').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
     return ok(page(rows.map((r) => { const w = toWire(ctx.entities.get('sys_user'), r); delete w.password; return w; }), total, pageNo, pageSize));
   });
   api.post('/sys/user/editSysDepartWithUser', { config: { auth: 'system:depart:edit' } }, async (req) => {
@@ -214,6 +214,8 @@ export async function registerDepartAdmin(api: FastifyInstance, ctx: ServerConte
       if (!dep) throw new BizError('部门不存在');
       const known = await trx.selectFrom('sys_user').select('id').where('id', 'in', userIds).where('del_flag', '=', 0).execute();
       if (known.length !== userIds.length) throw new BizError('部分用户不存在，未做任何修改');
+      await assertUserInScope(ctx, req, userIds, { db: trx, write: true, notSelf: '不能修改自己的所属部门' });
+      await assertDepartsGrantable(ctx, req, [depId], trx);
       const have = new Set((await trx.selectFrom('sys_user_depart').select('user_id').where('dep_id', '=', depId).where('user_id', 'in', userIds).execute()).map((r) => String(r.user_id)));
       const add = userIds.filter((u) => !have.has(u));
       if (add.length) await trx.insertInto('sys_user_depart').values(add.map((user_id) => ({ id: newId(), user_id, dep_id: depId }))).execute();
@@ -222,11 +224,13 @@ export async function registerDepartAdmin(api: FastifyInstance, ctx: ServerConte
     });
     return ok('添加成功!', '添加成功!');
   });
-  const removeDepUsers = async (depId: string, userIds: string[]) => {
+  const removeDepUsers = async (req: FastifyRequest, depId: string, userIds: string[]) => {
     if (!userIds.length) throw new BizError('请选择用户');
     await ctx.db.transaction().execute(async (trx) => {
       const dep = await trx.selectFrom('sys_depart').select(['id', 'org_code']).where('id', '=', depId).executeTakeFirst();
       if (!dep) throw new BizError('部门不存在');
+      await assertUserInScope(ctx, req, userIds, { db: trx, write: true, notSelf: '不能修改自己的所属部门' });
+      await assertDepartsGrantable(ctx, req, [depId], trx);
       await trx.deleteFrom('sys_user_depart').where('dep_id', '=', depId).where('user_id', 'in', userIds).execute();
       await dropDeptRoleUsers(trx, depId, userIds);
       // Whose current department this was: the first remaining one becomes current (or none).
@@ -245,12 +249,12 @@ export async function registerDepartAdmin(api: FastifyInstance, ctx: ServerConte
   };
   api.delete('/sys/user/deleteUserInDepart', { config: { auth: 'system:depart:edit' } }, async (req) => {
     const q = req.query as Row;
-    await removeDepUsers(String(q.depId ?? ''), commaList(q.userId));
+    await removeDepUsers(req, String(q.depId ?? ''), commaList(q.userId));
     return ok('删除成功!', '删除成功!');
   });
   api.delete('/sys/user/deleteUserInDepartBatch', { config: { auth: 'system:depart:edit' } }, async (req) => {
     const q = req.query as Row;
-    await removeDepUsers(String(q.depId ?? ''), commaList(q.userIds));
+    await removeDepUsers(req, String(q.depId ?? ''), commaList(q.userIds));
     return ok('删除成功!', '删除成功!');
   });
 }

@@ -8,6 +8,7 @@ import { newId, now } from '../util.js';
 import { commaList, revokeUsersIn } from './user-admin.js';
 import { authTree, grantDataRules, saveGrantDataRules } from './permission-admin.js';
 import { sessionsRevoked } from './notify.js';
+import { assertDepartsGrantable, assertUserInScope } from './user-scope.js';
 
 /** Every department-role route: the department screen's 部门设置 code (admin has it). */
 const AUTH = { config: { auth: 'system:depart:authorize' } };
@@ -123,6 +124,7 @@ export async function registerDepartRole(api: FastifyInstance, ctx: ServerContex
   });
   api.get('/sys/sysDepartRole/getDeptRoleByUserId', AUTH, async (req) => {
     const q = req.query as Row;
+    await assertUserInScope(ctx, req, [String(q.userId ?? '')]);
     const rows = await ctx.db
       .selectFrom('sys_depart_role_user as ru')
       .innerJoin('sys_depart_role as r', 'r.id', 'ru.drole_id')
@@ -146,6 +148,8 @@ export async function registerDepartRole(api: FastifyInstance, ctx: ServerContex
       if (departs.size > 1) throw new BizError('一次只能分配同一部门的部门角色');
       const departId = [...departs][0] ?? (typeof b.departId === 'string' && b.departId ? b.departId : String(roles[0]?.depart_id ?? ''));
       if (!departId || !(await departExists(trx, departId))) throw new BizError('部门不存在');
+      await assertUserInScope(ctx, req, [userId], { db: trx, write: true, notSelf: '不能修改自己的部门角色' });
+      await assertDepartsGrantable(ctx, req, [departId], trx);
       const member = await trx.selectFrom('sys_user_depart as ud').innerJoin('sys_user as u', 'u.id', 'ud.user_id').select('u.id').where('ud.user_id', '=', userId).where('ud.dep_id', '=', departId).where('u.del_flag', '=', 0).executeTakeFirst();
       if (!member) throw new BizError('该用户不属于此部门，不能分配此部门的角色');
       const have = (

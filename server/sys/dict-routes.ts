@@ -233,7 +233,8 @@ export async function registerDictRoutes(api: FastifyInstance, ctx: ServerContex
   });
 
   api.get('/sys/dict/queryAllDictItems', user, async () => ok(await allDictItems(ctx.db)));
-  api.get('/sys/dict/refleshCache', user, async () => {
+  // An administrator's action (the 数据字典 screen's 刷新缓存 button): it drops every cached read.
+  api.get('/sys/dict/refleshCache', { config: { auth: 'system:dict:refreshCache' } }, async () => {
     readCacheOf(ctx.db)?.clear(); // every cached read of this process, dictionaries included
     return ok('刷新缓存完成！', '刷新缓存完成！');
   });

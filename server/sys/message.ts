@@ -4,6 +4,7 @@ import { BizError, ok } from '../http/envelope.js';
 import { defineEntityHooks } from '../crud/hooks.js';
 import { newId, now } from '../util.js';
 import { notifyUsers } from './notify.js';
+import { escapeHtml } from './notice-text.js';
 
 /** Channels (dict `msgType`): 1 SMS, 2 e-mail, 3 WeChat, 4 system notice. */
 export const CHANNEL_SMS = '1';
@@ -137,7 +138,6 @@ export async function sendMessage(
   return result;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function registerMessage(api: FastifyInstance, ctx: ServerContext) {
   defineEntityHooks('sys_message_template', {

@@ -7,6 +7,7 @@ import { newId } from '../util.js';
 import { commaList, revokeUsersIn } from './user-admin.js';
 import { usersOfRoles } from './permission-admin.js';
 import { sessionsRevoked } from './notify.js';
+import { assertRolesGrantable, assertUserInScope, usersInScope } from './user-scope.js';
 
 /** Roles and their users (JeecgBoot SysRoleController and the role-user calls of SysUserController). */
 export async function registerRoleAdmin(api: FastifyInstance, ctx: ServerContext): Promise<void> {
@@ -59,14 +60,12 @@ export async function registerRoleAdmin(api: FastifyInstance, ctx: ServerContext
     const q = req.query as Row;
     const pageNo = Math.max(1, Number(q.pageNo) || 1);
     const pageSize = Math.min(500, Math.max(1, Number(q.pageSize) || 10));
-    let qb = ctx.db
-      .selectFrom('sys_user as u')
-      .innerJoin('sys_user_role as ur', 'ur.user_id', 'u.id')
-      .where('ur.role_id', '=', String(q.roleId ?? ''))
-      .where('u.del_flag', '=', 0);
-    if (typeof q.username === 'string' && q.username) qb = qb.where('u.username', 'like', `%${q.username.replace(/[\\%_]/g, '\\$&')}%`);
+    // Only users of the caller's user scope.
+    let { qb } = await usersInScope(ctx, req);
+    qb = qb.where('t.id', 'in', ctx.db.selectFrom('sys_user_role').select('user_id').where('role_id', '=', String(q.roleId ?? '')));
+    if (typeof q.username === 'string' && q.username) qb = qb.where('t.username', 'like', `%${q.username.replace(/[\\%_]/g, '\\$&')}%`);
     const total = Number((await qb.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-    const rows = await qb.selectAll('u').orderBy('u.username').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+    const rows = await qb.selectAll('t').orderBy('t.username').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
     return ok(page(rows.map((r) => toWire(ctx.entities.get('sys_user'), r)), total, pageNo, pageSize));
   });
   api.post('/sys/user/addSysUserRole', USERS, async (req) => {
@@ -78,6 +77,8 @@ export async function registerRoleAdmin(api: FastifyInstance, ctx: ServerContext
       if (!(await trx.selectFrom('sys_role').select('id').where('id', '=', roleId).executeTakeFirst())) throw new BizError('角色不存在');
       const known = await trx.selectFrom('sys_user').select('id').where('id', 'in', userIds).where('del_flag', '=', 0).execute();
       if (known.length !== userIds.length) throw new BizError('部分用户不存在，未做任何修改');
+      await assertUserInScope(ctx, req, userIds, { db: trx, write: true, notSelf: '不能修改自己的角色' });
+      await assertRolesGrantable(ctx, req, [roleId], trx);
       await trx
         .insertInto('sys_user_role')
         .values(userIds.map((user_id) => ({ id: newId(), user_id, role_id: roleId })))
@@ -88,9 +89,11 @@ export async function registerRoleAdmin(api: FastifyInstance, ctx: ServerContext
     await sessionsRevoked(ctx);
     return ok('添加成功！', '添加成功！');
   });
-  const removeUsers = async (roleId: string, userIds: string[]) => {
+  const removeUsers = async (req: FastifyRequest, roleId: string, userIds: string[]) => {
     if (!userIds.length) throw new BizError('请选择用户');
     await ctx.db.transaction().execute(async (trx) => {
+      await assertUserInScope(ctx, req, userIds, { db: trx, write: true, notSelf: '不能修改自己的角色' });
+      await assertRolesGrantable(ctx, req, [roleId], trx);
       await trx.deleteFrom('sys_user_role').where('role_id', '=', roleId).where('user_id', 'in', userIds).execute();
       await revokeUsersIn(ctx, trx, userIds, 'role-change');
     });
@@ -98,12 +101,12 @@ export async function registerRoleAdmin(api: FastifyInstance, ctx: ServerContext
   };
   api.delete('/sys/user/deleteUserRole', USERS, async (req) => {
     const q = req.query as Row;
-    await removeUsers(String(q.roleId ?? ''), commaList(q.userId));
+    await removeUsers(req, String(q.roleId ?? ''), commaList(q.userId));
     return ok('删除成功!', '删除成功!');
   });
   api.delete('/sys/user/deleteUserRoleBatch', USERS, async (req) => {
     const q = req.query as Row;
-    await removeUsers(String(q.roleId ?? ''), commaList(q.userIds));
+    await removeUsers(req, String(q.roleId ?? ''), commaList(q.userIds));
     return ok('删除成功!', '删除成功!');
   });
 }

@@ -9,6 +9,7 @@ import { hashPassword } from '../auth/password.js';
 import { revokeSessions } from '../auth/session.js';
 import { sessionsRevoked } from './notify.js';
 import { newId, now } from '../util.js';
+import { assertDepartsGrantable, assertRolesGrantable, assertUserInScope, usersInScope } from './user-scope.js';
 
 /** Comma lists from JeecgBoot bodies ("a,b," allowed), trimmed, without empties or duplicates. */
 export const commaList = (v: unknown): string[] =>
@@ -40,6 +41,7 @@ async function setUserRoles(h: HookContext, userId: string, roleIds: string[]): 
   }
   const add = roleIds.filter((r) => !have.includes(r));
   const drop = have.filter((r) => !roleIds.includes(r));
+  if ((add.length || drop.length) && userId === h.user.id) throw new BizError('不能修改自己的角色');
   // No escalation: a role carrying administrative codes the caller lacks can be neither given nor taken away by them.
   if (add.length || drop.length) {
     const codes = await h.db
@@ -54,6 +56,7 @@ async function setUserRoles(h: HookContext, userId: string, roleIds: string[]): 
     const over = codes.find((r) => String(r.perms).split(',').some((c) => admin(c.trim()) && !h.user.perms.has(c.trim())));
     if (over) throw new BizError(`无权分配或移除角色“${over.role_name}”：该角色含有您没有的管理权限`);
   }
+  await assertRolesGrantable(h.ctx, h.req, [...add, ...drop], h.db);
   if (drop.length) await h.db.deleteFrom('sys_user_role').where('user_id', '=', userId).where('role_id', 'in', drop).execute();
   if (add.length) await h.db.insertInto('sys_user_role').values(add.map((role_id) => ({ id: newId(), user_id: userId, role_id }))).execute();
   return add.length + drop.length > 0;
@@ -64,6 +67,11 @@ async function setUserDeparts(h: HookContext, userId: string, departIds: string[
     ? await h.db.selectFrom('sys_depart').select(['id', 'org_code']).where('id', 'in', departIds).where('del_flag', '=', '0').execute()
     : [];
   if (departs.length !== departIds.length) throw new BizError('所选部门不存在');
+  const have = (await h.db.selectFrom('sys_user_depart').select('dep_id').where('user_id', '=', userId).execute()).map((r) => String(r.dep_id));
+  const changed = [...departIds.filter((d) => !have.includes(d)), ...have.filter((d) => !departIds.includes(d))];
+  if (!changed.length) return;
+  if (userId === h.user.id) throw new BizError('不能修改自己的所属部门');
+  await assertDepartsGrantable(h.ctx, h.req, changed, h.db);
   await h.db.deleteFrom('sys_user_depart').where('user_id', '=', userId).execute();
   if (departIds.length) await h.db.insertInto('sys_user_depart').values(departIds.map((dep_id) => ({ id: newId(), user_id: userId, dep_id }))).execute();
   // The current department stays when still a member, else the first selected one.
@@ -97,6 +105,13 @@ export async function registerUserAdmin(api: FastifyInstance, ctx: ServerContext
         return rows.map((r) => ({ ...r, orgCodeTxt: deps.filter((d) => d.user_id === r.id).map((d) => d.depart_name).join(',') }));
       },
       async beforeSave(h, row, mode, old, input) {
+        // Tenant membership is never written through user add/edit/import.
+        delete row.relTenantIds;
+        delete row.loginTenantId;
+        if (mode === 'edit') {
+          if (old!.id === h.user.id && row.status !== undefined && Number(row.status) !== Number(old!.status)) throw new BizError('不能修改自己的账号状态');
+          await assertUserInScope(h.ctx, h.req, [String(old!.id)], { db: h.db, write: true });
+        }
         if (mode === 'edit' && old?.username === 'admin' && row.username !== undefined && row.username !== 'admin') throw new BizError('不允许修改管理员账号');
         if (mode === 'add') {
           const problem = checkPassword(input.password as string | undefined, String(row.username ?? ''));
@@ -117,6 +132,7 @@ export async function registerUserAdmin(api: FastifyInstance, ctx: ServerContext
         if (rows.some((r) => r.id === h.user.id)) throw new BizError('不能删除当前登录用户');
         if (rows.some((r) => r.username === 'admin')) throw new BizError('不允许删除管理员账号');
         const ids = rows.map((r) => String(r.id));
+        await assertUserInScope(h.ctx, h.req, ids, { db: h.db, write: true });
         // The recycle bin shows when and by whom a user was deleted.
         await h.db.updateTable('sys_user').set({ update_time: now(), update_by: h.user.username }).where('id', 'in', ids).execute();
         await revokeUsersIn(h.ctx, h.db, ids, 'deleted');
@@ -161,10 +177,11 @@ export async function registerUserAdmin(api: FastifyInstance, ctx: ServerContext
     const h = user(req);
     await h.db.transaction().execute(async (trx) => {
       const th = { ...h, db: trx };
-      // Every id must be visible to the caller (data scope), else nothing changes.
+      if (ids.includes(h.user.id)) throw new BizError(status === 2 ? '不能冻结当前登录用户' : '不能修改自己的账号状态');
+      // Every id must be in the caller's user scope, else nothing changes.
       for (const id of ids) if (!(await getRow(th, id, trx))) throw new BizError('部分用户不存在或无权操作，未做任何修改');
+      await assertUserInScope(ctx, req, ids, { db: trx, write: true });
       if (status === 2) {
-        if (ids.includes(h.user.id)) throw new BizError('不能冻结当前登录用户');
         const admin = await trx.selectFrom('sys_user').select('id').where('id', 'in', ids).where('username', '=', 'admin').executeTakeFirst();
         if (admin) throw new BizError('管理员账号不允许冻结');
       }
@@ -189,12 +206,14 @@ export async function registerUserAdmin(api: FastifyInstance, ctx: ServerContext
 
   api.get('/sys/user/queryUserRole', { config: { auth: ['system:user:queryById', 'system:user:edit'] } }, async (req) => {
     const id = String((req.query as Row).userid ?? (req.query as Row).userId ?? '');
+    await assertUserInScope(ctx, req, [id]);
     const rows = await ctx.db.selectFrom('sys_user_role').select('role_id').where('user_id', '=', id).execute();
     return ok(rows.map((r) => String(r.role_id)));
   });
 
   api.get('/sys/user/userDepartList', { config: { auth: ['system:user:queryById', 'system:user:edit'] } }, async (req) => {
     const id = String((req.query as Row).userId ?? '');
+    await assertUserInScope(ctx, req, [id]);
     const rows = await ctx.db
       .selectFrom('sys_user_depart as ud')
       .innerJoin('sys_depart as d', 'd.id', 'ud.dep_id')
@@ -260,27 +279,31 @@ export async function registerUserAdmin(api: FastifyInstance, ctx: ServerContext
     return ok(page(rows.map(pickRow), total, pageNo, pageSize));
   });
 
+  /** The ids that are in the recycle bin (others are ignored by the bin's actions). */
+  const inBin = async (ids: string[]) => (await ctx.db.selectFrom('sys_user').select('id').where('id', 'in', ids).where('del_flag', '=', 1).execute()).map((r) => String(r.id));
   // Recycle bin: logically deleted users.
   // Without pageNo: the whole bin as an array (JeecgBoot); with pageNo: a page, searchable by username/realname.
   api.get('/sys/user/recycleBin', { config: { auth: 'system:user:recycleBin' } }, async (req) => {
     const q = (req.query ?? {}) as Row;
-    let qb = ctx.db.selectFrom('sys_user').where('del_flag', '=', 1);
+    // The caller's user scope: a department administrator sees only their department's deleted users.
+    let { qb } = await usersInScope(ctx, req, ctx.db, { deleted: true });
     for (const f of ['username', 'realname'] as const) {
       const v = typeof q[f] === 'string' ? String(q[f]).replace(/^\*|\*$/g, '') : '';
-      if (v) qb = qb.where(f, 'like', `%${likeEscape(v)}%`);
+      if (v) qb = qb.where(`t.${f}`, 'like', `%${likeEscape(v)}%`);
     }
     const wire = (rows: Row[]) => rows.map((r) => { const w = toWire(ctx.entities.get('sys_user'), r); delete w.password; return w; });
-    if (q.pageNo === undefined) return ok(wire(await qb.selectAll().orderBy('update_time', 'desc').limit(1000).execute()));
+    if (q.pageNo === undefined) return ok(wire(await qb.selectAll('t').orderBy('t.update_time', 'desc').limit(1000).execute()));
     const pageNo = Math.max(1, Number(q.pageNo) || 1);
     const pageSize = Math.min(500, Math.max(1, Number(q.pageSize) || 10));
     const total = Number((await qb.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-    const rows = await qb.selectAll().orderBy('update_time', 'desc').orderBy('id').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
+    const rows = await qb.selectAll('t').orderBy('t.update_time', 'desc').orderBy('t.id').limit(pageSize).offset((pageNo - 1) * pageSize).execute();
     return ok(page(wire(rows), total, pageNo, pageSize));
   });
   api.put('/sys/user/putRecycleBin', { config: { auth: 'system:user:recycleBin' } }, async (req) => {
     const b = (req.body ?? {}) as Row;
     const ids = commaList(b.userIds ?? b.ids);
     if (!ids.length) throw new BizError('请选择用户');
+    await assertUserInScope(ctx, req, await inBin(ids), { deleted: true, write: true });
     await ctx.db.updateTable('sys_user').set({ del_flag: 0, update_time: now(), update_by: req.user!.username }).where('id', 'in', ids).where('del_flag', '=', 1).execute();
     return ok('还原成功', '还原成功');
   });
@@ -288,6 +311,7 @@ export async function registerUserAdmin(api: FastifyInstance, ctx: ServerContext
     const q = req.query as Row;
     const ids = commaList(q.userIds ?? q.ids);
     if (!ids.length) throw new BizError('请选择用户');
+    await assertUserInScope(ctx, req, await inBin(ids), { deleted: true, write: true });
     await ctx.db.transaction().execute(async (trx) => {
       const gone = (await trx.selectFrom('sys_user').select('id').where('id', 'in', ids).where('del_flag', '=', 1).execute()).map((r) => String(r.id));
       if (!gone.length) return;

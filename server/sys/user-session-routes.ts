@@ -5,6 +5,7 @@ import { tokenOf } from '../http/guard.js';
 import { checkCaptcha, newCaptcha } from '../auth/captcha.js';
 import { loginResult, userDeparts, userInfo } from '../auth/login.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from '../auth/password.js';
+import { assertUserInScope } from './user-scope.js';
 import { checkPassword } from '../../shared/password-policy.js';
 import { resolveSession, revokeSessions, revokeUserSessions } from '../auth/session.js';
 import { signatureCheck } from '../auth/signature.js';
@@ -194,8 +195,11 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
     '/sys/user/changePassword',
     { config: { auth: ['system:user:resetPassword', 'system:user:edit'] }, schema: body({ username: str(100), password: str(4096), confirmpassword: str(4096) }, ['username']) },
     async (req) => {
+      // The user data scope of the user list applies (a department administrator: their own users only).
       const target = await ctx.db.selectFrom('sys_user').select(['id', 'username']).where('username', '=', req.body.username!).where('del_flag', '=', 0).executeTakeFirst();
-      if (!target) throw new BizError('用户不存在');
+      if (!target) throw new BizError('用户不存在或不在您的管理范围内');
+      if (target.id === req.user!.id) throw new BizError('修改自己的密码请使用“个人设置 - 修改密码”（需输入旧密码）');
+      await assertUserInScope(ctx, req, [String(target.id)], { write: true });
       const hash = await newPasswordHash(String(target.username), req.body.password, req.body.confirmpassword ?? req.body.password);
       await ctx.db.updateTable('sys_user').set({ password: hash, update_time: now(), update_by: req.user!.username }).where('id', '=', target.id).execute();
       await revokeUserSessions(ctx, String(target.id), 'password-change');

@@ -3,14 +3,16 @@ import { newId } from '../../server/util.js';
 import type { TestServer } from '../helpers/server.js';
 
 const RECORD = ['list', 'add', 'edit', 'delete', 'queryById', 'submit'].map((o) => `supervisor:lectureRecord:${o}`);
+/** The transition buttons of the improvement screens (each transition checks its own, see server/domain/improvement.ts). */
+const IMP_BUTTONS = [...['issue', 'submitVerify', 'verify', 'cancel'].map((b) => `improvement:task:${b}`), ...['submit', 'verify', 'cancel'].map((b) => `improvement:subtask:${b}`)];
 const IMP = ['task', 'subtask'].flatMap((k) => ['list', 'add', 'edit', 'delete', 'queryById'].map((o) => `improvement:${k}:${o}`));
 
 /** Permission sets of the roles in the lecture tests, as seeded (docs/menus.md), independent of the menu seed. */
 export const ROLE_PERMS: Record<string, string[]> = {
-  teacher: [...RECORD, 'supervisor:lectureRecord:feedback', 'supervisor:indexScore:list', 'improvement:subtask:list', 'improvement:subtask:queryById', 'improvement:subtask:edit'],
-  secretary: [...RECORD, ...IMP, 'supervisor:lectureRecord:return', 'supervisor:lectureRecord:confirm', 'supervisor:lectureRecord:viewDepart', 'supervisor:report:list'],
-  leader: [...RECORD, ...IMP, 'supervisor:lectureRecord:confirm', 'supervisor:lectureRecord:viewDepart', 'supervisor:report:list'],
-  supervisor: [...RECORD, ...IMP, 'supervisor:lectureRecord:viewAll', 'supervisor:report:list', 'supervisor:courseSchedule:list'],
+  teacher: [...RECORD, 'supervisor:lectureRecord:feedback', 'supervisor:indexScore:list', 'improvement:subtask:list', 'improvement:subtask:queryById', 'improvement:subtask:edit', 'improvement:subtask:submit'],
+  secretary: [...RECORD, ...IMP, ...IMP_BUTTONS, 'supervisor:lectureRecord:return', 'supervisor:lectureRecord:confirm', 'supervisor:lectureRecord:viewDepart', 'supervisor:report:list'],
+  leader: [...RECORD, ...IMP, ...['issue', 'submitVerify', 'verify', 'cancel'].map((b) => `improvement:task:${b}`), 'improvement:subtask:verify', 'supervisor:lectureRecord:confirm', 'supervisor:lectureRecord:viewDepart', 'supervisor:report:list'],
+  supervisor: [...RECORD, ...IMP, ...['issue', 'verify', 'cancel'].map((b) => `improvement:task:${b}`), 'improvement:subtask:verify', 'supervisor:lectureRecord:viewAll', 'supervisor:report:list', 'supervisor:courseSchedule:list'],
 };
 
 /** Grants a test role with `perms` to a demo user and returns a session token for them. */

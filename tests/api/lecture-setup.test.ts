@@ -13,7 +13,8 @@ const call = async (method: 'get' | 'post' | 'put', path: string, body?: unknown
 beforeAll(async () => {
   s = await startTestServer();
   const ops = ['list', 'add', 'edit', 'delete', 'queryById'];
-  token = (await tokenFor(s, 'deptadmin', [...ops.map((o) => `supervisor:index:${o}`), ...ops.map((o) => `supervisor:term:${o}`), 'supervisor:index:publish', 'supervisor:term:setCurrent', 'supervisor:courseSchedule:list', 'supervisor:courseSchedule:add'])).token;
+  // Terms and index systems are university-wide (issue 27 rule 2): a university role (scope all) administers them.
+  token = (await tokenFor(s, 'supervisor', [...ops.map((o) => `supervisor:index:${o}`), ...ops.map((o) => `supervisor:term:${o}`), 'supervisor:index:publish', 'supervisor:term:setCurrent', 'supervisor:courseSchedule:list', 'supervisor:courseSchedule:add'])).token;
 }, 120_000);
 afterAll(() => s?.close());
 

@@ -88,9 +88,13 @@ describe('lecture records', () => {
     expect((await call('post', `/supervisor/lectureRecord/confirm?id=${recordId}`, 'teacher')).message).toContain('已确认');
   });
 
-  it('lets a secretary return a record with a reason, and the listener resubmit', async () => {
+  it('a return needs a reason; the university side returns the record and the listener resubmits', async () => {
     expect((await call('post', `/supervisor/lectureRecord/return?id=${recordId}`, 'secretary', {})).message).toContain('退回原因');
-    const r = await call('post', `/supervisor/lectureRecord/return?id=${recordId}`, 'secretary', { reason: '请补充问题描述' });
+    // The record was written by the university's supervisor: the college's secretary may not overturn it (issue 27 rule 3).
+    const dept = await call('post', `/supervisor/lectureRecord/return?id=${recordId}`, 'secretary', { reason: '请补充问题描述' });
+    expect(dept).toMatchObject({ success: false });
+    expect(dept.message).toContain('本部门不能退回');
+    const r = await call('post', `/supervisor/lectureRecord/return?id=${recordId}`, 'supervisor', { reason: '请补充问题描述' });
     expect(r.success, r.message).toBe(true);
     expect(r.result.status).toBe('RETURNED');
     const again = await call('post', `/supervisor/lectureRecord/submit?id=${recordId}`, 'supervisor');

@@ -228,6 +228,8 @@ const LAB_BOOKING = [
   { menus: ['/lab/reservation'], buttons: ['add', 'edit', 'delete', 'queryById'] },
 ];
 const BASE_DATA = ['/supervisor/term', '/supervisor/sectionTime', '/supervisor/classroom', '/supervisor/classes', '/supervisor/course', '/supervisor/courseTask', '/supervisor/courseSchedule'];
+/** Base data owned by the university (the quality office), not by a department. */
+const UNIVERSITY_DATA = ['/supervisor/term', '/supervisor/sectionTime'];
 const ACCOUNT = { menus: ['/account/*', '/isps/userAnnouncement'], buttons: '*' as const };
 const HOME = { menus: ['/dashboard/analysis'], buttons: '*' as const };
 
@@ -261,7 +263,9 @@ export const ROLES: RoleSeed[] = [
     code: 'secretary', name: '部门秘书', description: '本部门基础数据、课表、听课记录与整改',
     grants: [
       HOME, ACCOUNT,
-      { menus: BASE_DATA, buttons: '*' },
+      // Terms and section times are university-wide (issue 27 rule 2): read only for a department.
+      { menus: BASE_DATA.filter((m) => !UNIVERSITY_DATA.includes(m)), buttons: '*' },
+      { menus: UNIVERSITY_DATA, buttons: READ },
       { menus: ['/timetable/*'], buttons: '*' },
       { menus: ['/supervisor/lectureRecord'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'importExcel', 'submit', 'return', 'confirm', 'viewDepart'] },
       { menus: ['/statistics/*'], buttons: '*' },
