@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, Modal, Upload } from 'antd';
 import type { UploadFile } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
-import { API_BASE, http } from '@core/http/client';
+import { API_BASE, http, withFileToken } from '@core/http/client';
 
 /** The Excel import dialog (SPEC §3/§4/§8): .xls/.xlsx only, several files, 201 → warning with a link. */
 export default function ImportModal({ url, onClose, onDone }: { url: string; onClose: () => void; onDone: () => void }) {
@@ -18,7 +18,7 @@ export default function ImportModal({ url, onClose, onDone }: { url: string; onC
     try {
       const r = await http.upload<{ fileUrl?: string; msg?: string }>(url, form);
       if (r.success && r.code === 201) {
-        const href = r.result?.fileUrl ? `${API_BASE}${r.result.fileUrl}` : undefined;
+        const href = r.result?.fileUrl ? withFileToken(`${API_BASE}${r.result.fileUrl}`) : undefined;
         modal.warning({
           title: r.message || '导入成功，但有错误数据！',
           content: (

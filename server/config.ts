@@ -16,12 +16,50 @@ export interface AppConfig {
   staticDir: string;
   uploadDir: string;
   session: { idleMinutes: number; absoluteDays: number };
+  /**
+   * Sign-in throttling (server/auth/throttle.ts): failures within `windowMinutes` per account and per
+   * address. No hard lock: past `delayAfterFailures` an account's next password attempt must wait
+   * (1 s, doubling, at most `maxDelaySeconds`); SMS sign-in stays open. Per address the same, with the
+   * far larger `address…` thresholds (a campus NAT address carries thousands of users).
+   */
   login: {
+    /** Failures of one account before a password attempt needs the proof-of-work challenge. */
     captchaAfterFailures: number;
+    /** Every password attempt needs the challenge. */
     alwaysCaptcha: boolean;
-    lockAfterFailures: number;
-    lockMinutes: number;
+    delayAfterFailures: number;
+    maxDelaySeconds: number;
+    addressCaptchaAfterFailures: number;
+    addressDelayAfterFailures: number;
+    addressMaxDelaySeconds: number;
+    windowMinutes: number;
+    /** Proof-of-work size: SHA-256 tries a solver needs at most (half on average); grows with the failures. */
+    challengeMaxNumber: number;
   };
+  /**
+   * Requests per minute on the public sign-in routes (@fastify/rate-limit, counted in each process's
+   * memory): per client address and over all addresses.
+   */
+  rateLimit: {
+    enabled: boolean;
+    loginPerAddress: number;
+    loginGlobal: number;
+    smsPerAddress: number;
+    smsGlobal: number;
+    otherPerAddress: number;
+    otherGlobal: number;
+  };
+  /**
+   * Addresses (IPs or CIDRs) of reverse proxies whose `X-Forwarded-For` is believed. Empty: the client
+   * address is the socket's peer.
+   */
+  trustedProxies: string[];
+  /** Extra origins allowed in frames (CSP `frame-src`), besides the product's own. */
+  frameSources: string[];
+  /** Seconds a client may take to send a whole request (headers and body); 0 = no limit. */
+  requestTimeoutSeconds: number;
+  /** SMS codes in the log and in the outbox screen: development only (no gateway needed to read them). */
+  smsDevOutbox: boolean;
   corsOrigins: string[];
   signature: { enabled: boolean; secret: string };
   safeMode: boolean;
@@ -45,7 +83,22 @@ const defaults: AppConfig = {
   staticDir: './dist',
   uploadDir: '',
   session: { idleMinutes: 120, absoluteDays: 7 },
-  login: { captchaAfterFailures: 3, alwaysCaptcha: false, lockAfterFailures: 10, lockMinutes: 15 },
+  login: {
+    captchaAfterFailures: 3,
+    alwaysCaptcha: false,
+    delayAfterFailures: 5,
+    maxDelaySeconds: 300,
+    addressCaptchaAfterFailures: 30,
+    addressDelayAfterFailures: 200,
+    addressMaxDelaySeconds: 60,
+    windowMinutes: 60,
+    challengeMaxNumber: 50_000,
+  },
+  rateLimit: { enabled: true, loginPerAddress: 3000, loginGlobal: 12000, smsPerAddress: 60, smsGlobal: 600, otherPerAddress: 3000, otherGlobal: 12000 },
+  trustedProxies: [],
+  frameSources: [],
+  requestTimeoutSeconds: 120,
+  smsDevOutbox: false,
   corsOrigins: [],
   // No shipped secret (JeecgBoot #9491): signing on without `signature.secret` refuses signed paths.
   signature: { enabled: false, secret: '' },
@@ -80,6 +133,8 @@ export function loadConfig(overrides: Partial<AppConfig> = {}, env: NodeJS.Proce
   if (env.DATABASE_URL) fromEnv.databaseUrl = env.DATABASE_URL;
   if (env.API_BASE) fromEnv.apiBase = env.API_BASE;
   if (env.LOG_LEVEL) fromEnv.logLevel = env.LOG_LEVEL;
+  if (env.TRUSTED_PROXIES) fromEnv.trustedProxies = env.TRUSTED_PROXIES.split(',').map((x) => x.trim()).filter(Boolean);
+  if (env.SMS_DEV_OUTBOX) fromEnv.smsDevOutbox = env.SMS_DEV_OUTBOX === 'true' || env.SMS_DEV_OUTBOX === '1';
   cfg = deepMerge(deepMerge(cfg, fromEnv), overrides);
   if (!cfg.uploadDir) cfg.uploadDir = resolve(cfg.dataDir, 'upload');
   cfg.apiBase = '/' + cfg.apiBase.replace(/^\/+|\/+$/g, '');

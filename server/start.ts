@@ -40,7 +40,7 @@ export async function prepareDatabase(ctx: ServerContext): Promise<void> {
  * Starts the whole product: loads schemas, builds and binds the HTTP server (health answers DOWN),
  * then prepares the database in the background and flips to UP.
  */
-export async function startServer(cfg: AppConfig, opts: { logger?: boolean; listen?: boolean } = {}): Promise<Running> {
+export async function startServer(cfg: AppConfig, opts: { logger?: boolean; logStream?: { write(line: string): void }; listen?: boolean } = {}): Promise<Running> {
   process.env.TZ = cfg.timezone;
   const database = await openDatabase(cfg);
   const entities = loadEntities();

@@ -35,18 +35,29 @@ declare module 'axios' {
 }
 
 /**
+ * The newest file token: short-lived, good only for file GETs, sent by the server as `X-File-Token` on
+ * every signed-in answer (server/auth/file-token.ts), kept with the session token it belongs to.
+ */
+let fileToken = { token: '', session: '' };
+
+/** `url` with the current session's file token as `?token=` (for links and images, which cannot send headers). */
+export function withFileToken(url: string): string {
+  const session = getDefaultStore().get(tokenAtom);
+  const token = session && fileToken.session === session ? fileToken.token : '';
+  return token ? `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}` : url;
+}
+
+/**
  * The browser URL of a stored file (`/sys/common/static/<path>`) for `<img src>` and links, which
- * cannot send headers: it carries the session token as `?token=` (docs/decisions.md). Absolute,
- * data and blob URLs pass through. Never store its result (it holds the token).
+ * cannot send headers: it carries the file token as `?token=` — never the session token (docs/decisions.md).
+ * Absolute, data and blob URLs pass through. Never store its result (it holds the token).
  */
 export function fileUrl(path: string): string {
   if (/^(https?:|data:|blob:)/.test(path)) return path;
-  const token = getDefaultStore().get(tokenAtom);
-  const url = `${API_BASE}/sys/common/static/${path.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/')}`;
-  return token ? `${url}?token=${encodeURIComponent(token)}` : url;
+  return withFileToken(`${API_BASE}/sys/common/static/${path.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/')}`);
 }
 
-/** Stored rich text keeps plain file paths; for display its images get the session token (see fileUrl). */
+/** Stored rich text keeps plain file paths; for display its images get the file token (see fileUrl). */
 export function withFileTokens(html: string): string {
   const prefix = `${API_BASE}/sys/common/static/`;
   return html.replace(/(\ssrc=")([^"?]+)"/g, (m, attr: string, src: string) => {
@@ -77,6 +88,13 @@ axiosInstance.interceptors.request.use((config) => {
   return config;
   // Synchronous: the request is sent within the caller's task, not after the microtasks of a long one (the boot's module evaluation).
 }, undefined, { synchronous: true });
+
+axiosInstance.interceptors.response.use((r) => {
+  const ft = r.headers?.['x-file-token'];
+  const sent = r.config?.headers?.get?.('X-Access-Token');
+  if (typeof ft === 'string' && ft && typeof sent === 'string' && sent) fileToken = { token: ft, session: sent };
+  return r;
+});
 
 let lowAppIdSource: () => string | undefined = () => undefined;
 /** The shell registers how to read the low-code app id of the current route (routes named low-app*). */

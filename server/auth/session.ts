@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { sessionsRevoked } from '../sys/notify.js';
 import { deptRolePermissionIds } from '../sys/permission-tree.js';
 import { cachedRows, rawRead } from '../db/read-cache.js';
+import { fileTokenValid, parseFileToken } from './file-token.js';
 
 /** The signed-in user as every handler sees it (`req.user`). The session is checked on each request; its permissions come through the read cache. */
 export interface SessionUser {
@@ -76,19 +77,33 @@ const localTime = (v: unknown) => new Date(String(v).replace(' ', 'T')).getTime(
 /** How long a user's permissions may be reused while none of the tables they come from is written. */
 const AUTH_CACHE_MS = 30_000;
 
+type Resolved = Omit<SessionUser, 'tenantId'> & { sessionTenantId: number };
+
 /** Resolves a raw token to its user, or null when unknown, revoked, idle too long, past its lifetime or the user is frozen. */
-export async function resolveSession(ctx: ServerContext, token: string): Promise<Omit<SessionUser, 'tenantId'> & { sessionTenantId: number } | null> {
-  if (!token || token.length > 200) return null;
+export function resolveSession(ctx: ServerContext, token: string): Promise<Resolved | null> {
+  if (!token || token.length > 200) return Promise.resolve(null);
+  return resolveBy(ctx, { tokenHash: sha256(token) });
+}
+
+/** Resolves a file token (server/auth/file-token.ts) to its session's user: the session must be live and the signature its own. */
+export function resolveFileToken(ctx: ServerContext, fileToken: string): Promise<Resolved | null> {
+  const p = parseFileToken(fileToken);
+  if (!p) return Promise.resolve(null);
+  return resolveBy(ctx, { sessionId: p.sessionId }, (tokenHash) => fileTokenValid(tokenHash, p.sessionId, p.exp, p.sig));
+}
+
+async function resolveBy(ctx: ServerContext, by: { tokenHash: string } | { sessionId: string }, accept?: (tokenHash: string) => boolean): Promise<Resolved | null> {
   const s = await ctx.db
     .selectFrom('sys_session as s')
     .innerJoin('sys_user as u', 'u.id', 's.user_id')
     .select([
-      's.id as sessionId', 's.last_seen_at', 's.expires_at', 's.tenant_id', 's.revoked_at',
+      's.id as sessionId', 's.token_hash', 's.last_seen_at', 's.expires_at', 's.tenant_id', 's.revoked_at',
       'u.id', 'u.username', 'u.realname', 'u.org_code', 'u.status', 'u.del_flag', 'u.rel_tenant_ids',
     ])
-    .where('s.token_hash', '=', sha256(token))
+    .where((eb) => ('tokenHash' in by ? eb('s.token_hash', '=', by.tokenHash) : eb('s.id', '=', by.sessionId)))
     .executeTakeFirst();
   if (!s || s.revoked_at || Number(s.status) !== 1 || Number(s.del_flag) !== 0) return null;
+  if (accept && !accept(String(s.token_hash))) return null;
   const t = Date.now();
   if (t > localTime(s.expires_at)) return null;
   const idleMs = t - localTime(s.last_seen_at);

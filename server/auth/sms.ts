@@ -6,7 +6,10 @@ import type { ServerContext } from '../context.js';
 import { BizError } from '../http/envelope.js';
 import { fmt, newId, now, sha256 } from '../util.js';
 
-/** A way to deliver text messages. None is configured by default: codes then go only to the development outbox and the log. */
+/**
+ * A way to deliver text messages. None is configured by default: codes are then not delivered, unless
+ * the development flag `smsDevOutbox` puts them into the outbox screen and the log.
+ */
 export interface SmsGateway {
   name: string;
   send(mobile: string, text: string): Promise<void>;
@@ -24,7 +27,11 @@ export const MOBILE_RE = /^1[3-9]\d{9}$/;
 
 const codeHash = (mobile: string, code: string) => sha256(`sms:${mobile}:${code}`);
 
-/** Issues a 6-digit code for `mobile` (modes: "0" login, "1" register, "2" forgot password). */
+/**
+ * Issues a 6-digit code for `mobile` (modes: "0" login, "1" register, "2" forgot password). A second
+ * request within the resend interval sends nothing and says nothing (the caller answers the same as for
+ * a number without an account).
+ */
 export async function sendSmsCode(ctx: ServerContext, mobile: string, purpose: string, log: FastifyBaseLogger): Promise<void> {
   const last = await ctx.db
     .selectFrom('sys_sms_outbox')
@@ -33,8 +40,7 @@ export async function sendSmsCode(ctx: ServerContext, mobile: string, purpose: s
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (last && dayjs().diff(dayjs(last.created_at as string), 'second') < RESEND_SECONDS)
-    throw new BizError(`验证码发送过于频繁，请${RESEND_SECONDS}秒后再试`);
+  if (last && dayjs().diff(dayjs(last.created_at as string), 'second') < RESEND_SECONDS) return;
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const text = `您的验证码为 ${code}，${SMS_TTL_MINUTES}分钟内有效，请勿泄露。`;
   await ctx.db
@@ -43,8 +49,8 @@ export async function sendSmsCode(ctx: ServerContext, mobile: string, purpose: s
       id: newId(),
       mobile,
       purpose,
-      // Without a gateway the outbox is the delivery channel (administrators read it); with one, the code stays out of the table.
-      content: gateway ? `验证码短信（${gateway.name}）` : text,
+      // The code stays out of the table, except in development without a gateway (the outbox is then the delivery channel).
+      content: gateway ? `验证码短信（${gateway.name}）` : ctx.cfg.smsDevOutbox ? text : '验证码短信（未配置短信网关，未发送）',
       code_hash: codeHash(mobile, code),
       tries: 0,
       expires_at: fmt(dayjs().add(SMS_TTL_MINUTES, 'minute')),
@@ -53,7 +59,8 @@ export async function sendSmsCode(ctx: ServerContext, mobile: string, purpose: s
     })
     .execute();
   if (gateway) await gateway.send(mobile, text);
-  else log.info({ mobile, purpose, code }, 'sms code (no gateway configured: development outbox)');
+  else if (ctx.cfg.smsDevOutbox) log.info({ mobile, purpose, code }, 'sms code (smsDevOutbox: development only)');
+  else log.warn({ purpose }, 'sms code not delivered: no SMS gateway configured');
 }
 
 /** Checks a code: the newest unused one for the mobile and purpose, unexpired, within the try limit. Consumed on success. */

@@ -125,7 +125,7 @@ export async function registerCrud(api: FastifyInstance, ctx: ServerContext): Pr
   }
 
   // Import error reports: only the user who ran the import can read theirs.
-  api.get('/sys/crud/importError/:name', { config: { auth: 'user' } }, async (req, reply) => {
+  api.get('/sys/crud/importError/:name', { config: { auth: 'user', fileToken: true } }, async (req, reply) => {
     const { name } = req.params as { name: string };
     if (!/^[a-f0-9]{32}\.txt$/.test(name)) throw new BizError('很抱歉，资源未找到!', 404);
     const file = join(ctx.cfg.uploadDir, 'import-errors', req.user!.id.replace(/[^A-Za-z0-9_-]/g, ''), name);

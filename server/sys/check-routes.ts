@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { safeRegex } from '../crud/safe-regex.js';
 import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import { BizError, fail, ok } from '../http/envelope.js';
@@ -40,9 +41,9 @@ export function parseRuleJson(json: string): CheckRulePart[] {
     if (!(digits === '*' || (Number.isInteger(Number(digits)) && Number(digits) > 0))) throw new BizError(`第${i + 1}条校验规则的位数 digits 必须是正整数或 *`);
     if (typeof part.pattern !== 'string' || !part.pattern) throw new BizError(`第${i + 1}条校验规则缺少 pattern`);
     try {
-      new RegExp(part.pattern);
-    } catch {
-      throw new BizError(`第${i + 1}条校验规则的 pattern 不是有效的正则表达式`);
+      safeRegex(part.pattern);
+    } catch (e) {
+      throw new BizError(`第${i + 1}条校验规则的 pattern：${(e as Error).message}`);
     }
     return { digits: digits!, pattern: part.pattern, message: String(part.message ?? '校验不通过') };
   });
@@ -55,8 +56,12 @@ export function runCheckRule(parts: CheckRulePart[], value: string): CheckResult
     const whole = p.digits === '*';
     const end = whole ? value.length : Math.min(value.length, begin + Number(p.digits));
     const piece = value.slice(begin, end);
-    const re = new RegExp(p.pattern);
-    const passed = re.test(piece);
+    let passed: boolean;
+    try {
+      passed = safeRegex(p.pattern).test(piece); // RE2: linear time, whatever the pattern
+    } catch (e) {
+      throw new BizError(`校验规则的 pattern：${(e as Error).message}`);
+    }
     if (!passed) return { passed: false, digits: p.digits, pattern: p.pattern, message: p.message, beginIndex: begin, endIndex: end, checkValue: piece };
     if (whole) break;
     begin = end;

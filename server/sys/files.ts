@@ -7,6 +7,8 @@ import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 import type { ServerContext } from '../context.js';
 import { BizError, ok } from '../http/envelope.js';
+import { tokenOf } from '../http/guard.js';
+import { issueFileToken } from '../auth/file-token.js';
 import { newId, now } from '../util.js';
 
 /** A biz folder: one plain segment (no separators, no dots), JeecgBoot's default is "temp". */
@@ -134,8 +136,11 @@ export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
     }
   });
 
-  /** Static files: signed-in users (header or ?token= for <img>), always as an attachment. */
-  api.get<{ Params: { '*': string } }>('/sys/common/static/*', { config: { auth: 'user' } }, async (req, reply) => {
+  /** A file token for `?token=` in image and download URLs (server/auth/file-token.ts); also sent as `X-File-Token` on every signed-in answer. */
+  api.get('/sys/common/fileToken', { config: { auth: 'user' } }, async (req) => ok(issueFileToken(tokenOf(req), req.user!.sessionId)));
+
+  /** Static files: signed-in users (header, or a file token in ?token= for <img>), always as an attachment. */
+  api.get<{ Params: { '*': string } }>('/sys/common/static/*', { config: { auth: 'user', fileToken: true } }, async (req, reply) => {
     let rel: string;
     try {
       rel = decodeURIComponent(req.params['*']);

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { BizError, ok, page } from '../http/envelope.js';
 import { tokenOf } from '../http/guard.js';
-import { checkCaptcha, newCaptcha } from '../auth/captcha.js';
+import { newCaptcha } from '../auth/captcha.js';
+import { checkChallenge, newChallenge } from '../auth/challenge.js';
 import { loginResult, userDeparts, userInfo } from '../auth/login.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from '../auth/password.js';
 import { assertUserInScope } from './user-scope.js';
@@ -10,7 +11,7 @@ import { checkPassword } from '../../shared/password-policy.js';
 import { resolveSession, revokeSessions, revokeUserSessions } from '../auth/session.js';
 import { signatureCheck } from '../auth/signature.js';
 import { MOBILE_RE, sendSmsCode, verifySmsCode } from '../auth/sms.js';
-import { lockMessage, loginState, recordFailure, recordSuccess } from '../auth/throttle.js';
+import { claimAttempt, loginState, recordFailure, recordSuccess, waitMessage } from '../auth/throttle.js';
 import { userPermissions } from './permission-tree.js';
 import { allDictItems } from './dict-service.js';
 import { sessionsRevoked } from './notify.js';
@@ -33,15 +34,20 @@ const body = (props: Record<string, unknown>, required: string[] = []) => ({
 export async function registerUserSession(api: FastifyInstance, ctx: ServerContext): Promise<void> {
   api.addHook('preHandler', signatureCheck(ctx));
 
+  // The image captcha stays for the stock JeecgBoot client, whose sign-in form shows it. It is no longer
+  // a defence (a program reads it): a password attempt that must prove work carries a solved challenge.
   api.get<{ Params: { key: string } }>(
     '/sys/randomImage/:key',
-    { config: { auth: 'public' }, schema: { params: { type: 'object', properties: { key: str(64) }, required: ['key'] } } },
+    { config: { auth: 'public', rateLimitGroup: 'other' }, schema: { params: { type: 'object', properties: { key: str(64) }, required: ['key'] } } },
     async (req) => ok(await newCaptcha(ctx, req.params.key)),
   );
 
-  api.post<{ Body: { username?: string; password?: string; captcha?: string; checkKey?: string } }>(
+  api.post<{ Body: { username?: string; password?: string; captcha?: string; checkKey?: string; altcha?: unknown } }>(
     '/sys/login',
-    { config: { auth: 'public' }, schema: body({ username: str(100), password: { type: 'string' }, captcha: str(16), checkKey: str(64) }) },
+    {
+      config: { auth: 'public', rateLimitGroup: 'login' },
+      schema: body({ username: str(100), password: { type: 'string' }, captcha: str(16), checkKey: str(64), altcha: str(4000) }),
+    },
     async (req) => {
       const username = (req.body.username ?? '').trim();
       const password = req.body.password ?? '';
@@ -49,12 +55,14 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
       if (!password) throw new BizError('请输入密码');
       const ip = req.ip;
       const state = await loginState(ctx, username, ip);
-      if (state.lockedMinutes) throw new BizError(lockMessage(state.lockedMinutes));
-      if (state.needCaptcha) {
-        if (!req.body.captcha) throw new BizError('请输入验证码', 412);
-        if (!(await checkCaptcha(ctx, req.body.checkKey, req.body.captcha)))
-          throw new BizError('验证码错误', 412);
+      // Inside the wait: refused before the password is looked at (no oracle, no hashing cost).
+      if (state.waitSeconds) throw new BizError(waitMessage(state.waitSeconds), 429);
+      if (state.challengeMax) {
+        const given = req.body.altcha !== undefined && req.body.altcha !== '';
+        if (!given || !(await checkChallenge(ctx, req.body.altcha, state.challengeMax)))
+          throw new BizError(given ? '人机验证未通过，请重试' : '请完成人机验证', 412, 200, { challenge: await newChallenge(ctx, state.challengeMax) });
       }
+      if (!(await claimAttempt(ctx, username, ip))) throw new BizError(waitMessage(1), 429);
       const user = await ctx.db.selectFrom('sys_user').selectAll().where('username', '=', username).where('del_flag', '=', 0).executeTakeFirst();
       const good = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(user?.password as string | undefined, password));
       if (!user || !good) {
@@ -62,7 +70,7 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
         throw new BizError(BAD_CREDENTIALS);
       }
       if (Number(user.status) !== 1) throw new BizError(FROZEN);
-      await recordSuccess(ctx, username, ip);
+      await recordSuccess(ctx, username);
       req.log.info({ username }, 'login');
       return ok(await loginResult(ctx, req, user, 'password'), '登录成功');
     },
@@ -80,7 +88,7 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
 
   api.post<{ Body: { mobile?: string; smsmode?: string } }>(
     '/sys/sms',
-    { config: { auth: 'public' }, schema: body({ mobile: str(32), smsmode: str(2) }) },
+    { config: { auth: 'public', rateLimitGroup: 'sms' }, schema: body({ mobile: str(32), smsmode: str(2) }) },
     async (req) => {
       const mobile = String(req.body.mobile ?? '').trim();
       const mode = String(req.body.smsmode ?? '0');
@@ -88,7 +96,8 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
       if (mode === '1') throw new BizError('用户注册未启用');
       if (mode !== '0' && mode !== '2') throw new BizError('短信模式不正确');
       const user = await ctx.db.selectFrom('sys_user').select(['id', 'status']).where('phone', '=', mobile).where('del_flag', '=', 0).executeTakeFirst();
-      // The same answer whether or not the number belongs to an account (no enumeration).
+      // The same answer whether or not the number belongs to an account (no enumeration): a resend
+      // inside the interval is skipped silently, since only an account's number could report it.
       if (user && Number(user.status) === 1) await sendSmsCode(ctx, mobile, mode, req.log);
       return ok(null, '短信验证码已发送，请注意查收');
     },
@@ -96,7 +105,7 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
 
   api.post<{ Body: { mobile?: string; captcha?: string } }>(
     '/sys/phoneLogin',
-    { config: { auth: 'public' }, schema: body({ mobile: str(32), captcha: str(16) }) },
+    { config: { auth: 'public', rateLimitGroup: 'login' }, schema: body({ mobile: str(32), captcha: str(16) }) },
     async (req) => {
       const mobile = String(req.body.mobile ?? '').trim();
       if (!MOBILE_RE.test(mobile)) throw new BizError('请输入正确手机号');
@@ -105,6 +114,8 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
       const user = await ctx.db.selectFrom('sys_user').selectAll().where('phone', '=', mobile).where('del_flag', '=', 0).executeTakeFirst();
       if (!user) throw new BizError('该手机号未绑定用户');
       if (Number(user.status) !== 1) throw new BizError(FROZEN);
+      // The owner proved the phone: password attempts against the account start afresh.
+      await recordSuccess(ctx, String(user.username));
       return ok(await loginResult(ctx, req, user, 'phone'), '登录成功');
     },
   );
@@ -112,7 +123,7 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
   // Forgot password (SMS mode "2"): the code proves the phone; the account must own that phone.
   api.post<{ Body: { username?: string; phone?: string; smscode?: string; password?: string } }>(
     '/sys/user/passwordChange',
-    { config: { auth: 'public' }, schema: body({ username: str(100), phone: str(32), smscode: str(16), password: str(MAX_PASSWORD_LENGTH + 1) }) },
+    { config: { auth: 'public', rateLimitGroup: 'sms' }, schema: body({ username: str(100), phone: str(32), smscode: str(16), password: str(MAX_PASSWORD_LENGTH + 1) }) },
     async (req) => {
       const username = String(req.body.username ?? '').trim();
       const phone = String(req.body.phone ?? '').trim();
@@ -127,6 +138,7 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
       if (!user || Number(user.status) !== 1) throw new BizError('用户名与手机号不匹配');
       await ctx.db.updateTable('sys_user').set({ password: await hashPassword(req.body.password!), update_by: username, update_time: now() }).where('id', '=', user.id).execute();
       await revokeUserSessions(ctx, String(user.id), 'password-reset');
+      await recordSuccess(ctx, username);
       return ok(null, '密码重置成功，请使用新密码登录');
     },
   );
@@ -138,7 +150,7 @@ export async function registerUserSession(api: FastifyInstance, ctx: ServerConte
   api.get('/sys/thirdLogin/render/:source', { config: { auth: 'public' } }, notEnabled('第三方登录'));
   api.post('/sys/thirdLogin/bindingThirdPhone', { config: { auth: 'public' } }, notEnabled('第三方登录'));
   // Accounts are created by administrators; self-registration answers clearly until it is configured.
-  api.post('/sys/user/register', { config: { auth: 'public' } }, notEnabled('用户注册'));
+  api.post('/sys/user/register', { config: { auth: 'public', rateLimitGroup: 'sms' } }, notEnabled('用户注册'));
   api.get('/sys/thirdLogin/oauth2/:source/login', { config: { auth: 'public' } }, notEnabled('OAuth2登录'));
   api.get('/sys/oauth2/login', { config: { auth: 'public' } }, notEnabled('OAuth2登录'));
   api.get('/sys/cas/client/validateLogin', { config: { auth: 'public' } }, notEnabled('CAS单点登录'));

@@ -3,11 +3,11 @@ import { API, startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ smsDevOutbox: true });
 });
 afterAll(() => s?.close());
 
-/** The newest code the development outbox holds for a mobile (no SMS gateway is configured). */
+/** The newest code the development outbox holds for a mobile (no SMS gateway; `smsDevOutbox` puts codes there). */
 async function outboxCode(mobile: string): Promise<string> {
   const row = await s.running.ctx.db.selectFrom('sys_sms_outbox').select('content').where('mobile', '=', mobile).orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow();
   return /(\d{6})/.exec(String(row.content))![1]!;

@@ -1,14 +1,15 @@
 import dayjs from 'dayjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, DEMO_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
-import { captchaKeyId } from '../../server/auth/captcha.js';
 import { revokeUserSessions } from '../../server/auth/session.js';
 import { fmt, sha256 } from '../../server/util.js';
 import { PASSWORD_MESSAGES } from '../../shared/password-policy.js';
+import { solveLoginChallenge } from '../helpers/challenge.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  // Small challenges: the tests solve them as a browser would, without burning the shared cores.
+  s = await startTestServer({ smsDevOutbox: true, login: { challengeMaxNumber: 2000 } as TestServer['cfg']['login'] });
 });
 afterAll(() => s?.close());
 
@@ -16,16 +17,9 @@ let ipSeq = 0;
 /** A fresh client address per scenario, so address throttling of one test does not leak into another. */
 const freshIp = () => `10.9.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}`;
 
+/** A sign-in from client address `ip` (the socket's peer: no proxy is trusted by default). */
 function login(body: Record<string, unknown>, ip = '10.0.0.1') {
-  return s.call({ method: 'POST', url: `${API}/sys/login`, payload: body, headers: { 'x-forwarded-for': ip } });
-}
-
-/** Plants a captcha with a known code for `key` (the image shows a random one; the server stores only its hash). */
-async function plantCaptcha(key: string, code: string) {
-  await s.running.ctx.db
-    .insertInto('sys_captcha')
-    .values({ id: captchaKeyId(key), code_hash: sha256(code.toLowerCase()), expires_at: fmt(dayjs().add(60, 'second')) })
-    .execute();
+  return s.call({ method: 'POST', url: `${API}/sys/login`, payload: body, remoteAddress: ip });
 }
 
 const db = () => s.running.ctx.db;
@@ -68,29 +62,30 @@ describe('POST /sys/login', () => {
     expect({ ...b, timestamp: 0 }).toEqual({ ...a, timestamp: 0 });
   });
 
-  it('requires the image captcha after 3 failures of an account; 412 on a missing or wrong captcha', async () => {
+  it('asks for the proof-of-work challenge after 3 failures of an account; 412 until a fresh solution comes', async () => {
     const ip = freshIp();
     for (let i = 0; i < 3; i++) expect((await login({ username: 'secretary', password: 'Wrong#pass1' }, ip)).json().message).toBe('用户名或密码错误');
-    // Another address: the account rule still applies.
+    // Another address: the account rule still applies. The stock client's image captcha is no answer.
     const other = freshIp();
-    const missing = (await login({ username: 'secretary', password: DEMO_PASSWORD }, other)).json();
-    expect(missing).toMatchObject({ success: false, code: 412 });
-    await plantCaptcha('k-wrong', 'AbCd');
-    const wrong = (await login({ username: 'secretary', password: DEMO_PASSWORD, captcha: 'zzzz', checkKey: 'k-wrong' }, other)).json();
-    expect(wrong).toMatchObject({ success: false, code: 412, message: '验证码错误' });
-    // A captcha is single use: the wrong guess consumed it.
-    const reused = (await login({ username: 'secretary', password: DEMO_PASSWORD, captcha: 'AbCd', checkKey: 'k-wrong' }, other)).json();
-    expect(reused.code).toBe(412);
-    await plantCaptcha('k-good', 'AbCd');
-    const good = (await login({ username: 'secretary', password: DEMO_PASSWORD, captcha: 'abcd', checkKey: 'k-good' }, other)).json();
+    const missing = (await login({ username: 'secretary', password: DEMO_PASSWORD, captcha: 'abcd', checkKey: '1' }, other)).json();
+    expect(missing).toMatchObject({ success: false, code: 412, message: '请完成人机验证' });
+    expect(missing.result.challenge).toMatchObject({ algorithm: 'SHA-256', maxnumber: s.cfg.login.challengeMaxNumber });
+    const forged = Buffer.from(JSON.stringify({ algorithm: 'SHA-256', challenge: 'a'.repeat(64), number: 1, salt: 'x', signature: 'y' })).toString('base64');
+    const wrong = (await login({ username: 'secretary', password: DEMO_PASSWORD, altcha: forged }, other)).json();
+    expect(wrong).toMatchObject({ success: false, code: 412, message: '人机验证未通过，请重试' });
+    const solution = await solveLoginChallenge(wrong.result.challenge);
+    const good = (await login({ username: 'secretary', password: DEMO_PASSWORD, altcha: solution }, other)).json();
     expect(good.code).toBe(200);
-    // Success resets the count: no captcha next time.
+    // Success resets the count: no challenge next time.
     expect((await login({ username: 'secretary', password: DEMO_PASSWORD }, other)).json().code).toBe(200);
   });
 
-  it('requires the captcha after 3 failures from one address, whatever the accounts', async () => {
+  it('a few failures from one (NAT) address do not slow the other accounts behind it; many do', async () => {
     const ip = freshIp();
-    for (const u of ['ghost1', 'ghost2', 'ghost3']) await login({ username: u, password: 'Wrong#pass1' }, ip);
+    for (const u of ['ghost1', 'ghost2', 'ghost3', 'ghost4', 'ghost5']) await login({ username: u, password: 'Wrong#pass1' }, ip);
+    expect((await login({ username: 'deptadmin', password: DEMO_PASSWORD }, ip)).json().code).toBe(200);
+    const n = s.cfg.login.addressCaptchaAfterFailures;
+    for (let i = 5; i < n; i++) await login({ username: `ghost${i}`, password: 'Wrong#pass1' }, ip);
     expect((await login({ username: 'deptadmin', password: DEMO_PASSWORD }, ip)).json().code).toBe(412);
     expect((await login({ username: 'deptadmin', password: DEMO_PASSWORD }, freshIp())).json().code).toBe(200);
   });
@@ -102,18 +97,30 @@ describe('POST /sys/login', () => {
     expect(Buffer.from(r.result.split(',')[1], 'base64').toString()).toContain('<svg');
   });
 
-  it('locks an account temporarily after repeated failures, even for the right password', async () => {
-    const n = s.cfg.login.lockAfterFailures;
-    for (let i = 0; i < n; i++) {
-      const key = `lock-${i}`;
-      await plantCaptcha(key, 'wxyz');
-      const b = (await login({ username: 'ghostlock', password: 'Wrong#pass1', captcha: 'wxyz', checkKey: key }, freshIp())).json();
-      expect(b.message).toBe('用户名或密码错误');
-    }
-    await plantCaptcha('lock-final', 'wxyz');
-    const b = (await login({ username: 'ghostlock', password: 'Wrong#pass1', captcha: 'wxyz', checkKey: 'lock-final' }, freshIp())).json();
-    expect(b.success).toBe(false);
-    expect(b.message).toBe(`登录失败次数过多，账号已被临时锁定，请${s.cfg.login.lockMinutes}分钟后再试`);
+  it('slows an account progressively after repeated failures, never locks it for good', async () => {
+    const n = s.cfg.login.delayAfterFailures;
+    const attempt = async (password: string) => {
+      let b = (await login({ username: 'ghostlock', password }, freshIp())).json();
+      if (b.code === 412) b = (await login({ username: 'ghostlock', password, altcha: await solveLoginChallenge(b.result.challenge) }, freshIp())).json();
+      return b;
+    };
+    for (let i = 0; i < n; i++) expect((await attempt('Wrong#pass1')).message).toBe('用户名或密码错误');
+    const row = () => db().selectFrom('sys_login_attempt').select(['failures', 'locked_until']).where('id', '=', 'u:ghostlock').executeTakeFirstOrThrow();
+    expect(Number((await row()).failures)).toBe(n);
+    // Inside the wait: refused before the password is checked, from any address.
+    const b = await attempt('Wrong#pass1');
+    expect(b).toMatchObject({ success: false, code: 429, message: '登录尝试过于频繁，请1秒后再试（也可使用手机验证码登录）' });
+    expect(Number((await row()).failures)).toBe(n);
+    // The wait doubles with each further failure.
+    const waitAfter = async () => dayjs((await row()).locked_until as string).diff(dayjs(), 'second', true);
+    await db().updateTable('sys_login_attempt').set({ locked_until: fmt(dayjs().subtract(1, 'second')) }).where('id', '=', 'u:ghostlock').execute();
+    expect((await attempt('Wrong#pass1')).message).toBe('用户名或密码错误');
+    expect(await waitAfter()).toBeGreaterThan(1);
+    expect(await waitAfter()).toBeLessThanOrEqual(2);
+    // Even far along, the wait is capped (no permanent lock).
+    await db().updateTable('sys_login_attempt').set({ failures: 1000, locked_until: fmt(dayjs().subtract(1, 'second')) }).where('id', '=', 'u:ghostlock').execute();
+    expect((await attempt('Wrong#pass1')).message).toBe('用户名或密码错误');
+    expect(await waitAfter()).toBeLessThanOrEqual(s.cfg.login.maxDelaySeconds);
   });
 
   it('refuses a frozen user with 该用户已冻结, and the frozen user\'s live token at once', async () => {
@@ -296,12 +303,14 @@ describe('password change', () => {
 });
 
 describe('SMS login', () => {
-  it('sms → development outbox → phoneLogin; codes are single use', async () => {
+  it('sms → development outbox (smsDevOutbox) → phoneLogin; codes are single use', async () => {
     const mobile = '13800000006'; // teacher
     const sent = (await s.post('sys/sms', { mobile, smsmode: '0' })).json();
     expect(sent).toMatchObject({ success: true });
+    // A resend within the interval answers the same (only an account's number could say otherwise) and sends nothing.
     const again = (await s.post('sys/sms', { mobile, smsmode: '0' })).json();
-    expect(again).toMatchObject({ success: false, message: '验证码发送过于频繁，请60秒后再试' });
+    expect({ ...again, timestamp: 0 }).toEqual({ ...sent, timestamp: 0 });
+    expect(Number((await db().selectFrom('sys_sms_outbox').select((e) => e.fn.countAll().as('n')).where('mobile', '=', mobile).executeTakeFirstOrThrow()).n)).toBe(1);
     const admin = await s.login('admin');
     const box = (await s.get(`sys/sms/outbox?mobile=${mobile}`, admin)).json();
     expect(box.success).toBe(true);

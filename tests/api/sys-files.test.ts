@@ -61,8 +61,12 @@ describe('upload and static files', () => {
     expect(get.headers['content-disposition']).toMatch(/^attachment;/);
     expect(get.headers['content-disposition']).toContain(encodeURIComponent('听课照片.png'));
     expect(get.rawPayload.equals(PNG)).toBe(true);
-    // <img> previews pass the token in the query string; without any token there is nothing.
-    expect((await s.get(`${API}/sys/common/static/${body.message}?token=${encodeURIComponent(teacher)}`)).statusCode).toBe(200);
+    // <img> previews pass a file token in the query string (X-File-Token of any signed-in answer), never
+    // the session token; without any token there is nothing.
+    const fileToken = String(get.headers['x-file-token']);
+    expect(fileToken).toMatch(/^ft1\./);
+    expect((await s.get(`${API}/sys/common/static/${body.message}?token=${encodeURIComponent(fileToken)}`)).statusCode).toBe(200);
+    expect((await s.get(`${API}/sys/common/static/${body.message}?token=${encodeURIComponent(teacher)}`)).statusCode).toBe(401);
     expect((await s.get(`${API}/sys/common/static/${body.message}`)).statusCode).toBe(401);
   });
 

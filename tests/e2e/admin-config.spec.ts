@@ -105,8 +105,8 @@ test('file storage: upload, image preview, download and delete', async ({ page }
   await expect(page.locator('.ant-message')).toContainText('上传成功！共1个文件');
   const file = row(page, '听课现场.png');
   await expect(file.locator('img')).toBeVisible();
-  await expect(file.locator('img')).toHaveAttribute('src', /\/sys\/common\/static\/.*[?]token=/);
-  // The preview really loads (the static route needs the session; <img> sends it as ?token=).
+  await expect(file.locator('img')).toHaveAttribute('src', /\/sys\/common\/static\/.*[?]token=ft1\./);
+  // The preview really loads (the static route needs a session; <img> sends a file token as ?token=, never the session token).
   await expect.poll(() => file.locator('img').evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0);
   await shot(page, 'files');
   const download = page.waitForEvent('download');

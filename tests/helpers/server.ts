@@ -23,13 +23,14 @@ export interface TestServer {
 
 /**
  * Starts the real server on a private copy of the seeded template database (one per test file).
- * `listen: true` binds 127.0.0.1 on a free port (for websockets and browsers).
+ * `listen: true` binds 127.0.0.1 on a free port (for websockets and browsers); `logStream` receives the
+ * server's log lines (off otherwise).
  */
-export async function startTestServer(over: Partial<AppConfig> & { listen?: boolean } = {}): Promise<TestServer> {
-  const { listen, ...rest } = over;
+export async function startTestServer(over: Partial<AppConfig> & { listen?: boolean; logStream?: { write(line: string): void } } = {}): Promise<TestServer> {
+  const { listen, logStream, ...rest } = over;
   const copy = await copyTemplate(vitestInject('dbTemplate'));
   const cfg = loadConfig({ port: 0, host: '127.0.0.1', logLevel: 'warn', staticDir: '/nonexistent', ...copy, ...rest }, {});
-  const running = await startServer(cfg, { logger: false, listen: !!listen });
+  const running = await startServer(cfg, { logger: !!logStream, logStream, listen: !!listen });
   await running.prepared;
   const call: TestServer['call'] = ({ token, headers, url, ...o }) =>
     running.app.inject({ ...o, url: typeof url === "string" && !url.startsWith("/") ? `${API}/${url}` : url, headers: { ...(token ? { 'x-access-token': token } : {}), ...headers } });

@@ -1,15 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getDefaultStore } from 'jotai';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { axiosInstance, fileUrl, http, REQUEST_TIMEOUT, setLowAppIdSource, withFileTokens } from '@core/http/client';
+import { axiosInstance, fileUrl, http, REQUEST_TIMEOUT, setLowAppIdSource, withFileToken, withFileTokens } from '@core/http/client';
 import { tenantAtom, tokenAtom } from '@core/session/store';
 import { afterLoginTarget, loginOutcome } from '@core/session/actions';
 
 // Capture what would go on the wire instead of sending it (the client's own logic is under test).
 let seen: InternalAxiosRequestConfig[] = [];
+let nextHeaders: Record<string, string> = {};
 axiosInstance.defaults.adapter = async (config) => {
   seen.push(config);
-  return { data: { success: true, code: 200, message: '', result: null }, status: 200, statusText: 'OK', headers: {}, config };
+  const headers = nextHeaders;
+  nextHeaders = {};
+  return { data: { success: true, code: 200, message: '', result: null }, status: 200, statusText: 'OK', headers, config };
 };
 const store = getDefaultStore();
 afterEach(() => {
@@ -55,12 +58,19 @@ describe('HTTP client (SPEC §7)', () => {
 });
 
 describe('stored-file URLs', () => {
-  it('add the session token for previews, and only to our own static paths in rich text', () => {
+  it('carry the current session\'s file token (X-File-Token), never the session token; only our own static paths in rich text', async () => {
     getDefaultStore().set(tokenAtom, 'tok en');
-    expect(fileUrl('temp/a b.png')).toBe('/jeecg-boot/sys/common/static/temp/a%20b.png?token=tok%20en');
+    expect(fileUrl('temp/a.png')).toBe('/jeecg-boot/sys/common/static/temp/a.png'); // none received yet
+    nextHeaders = { 'x-file-token': 'ft1.s1.1700000000.sig' };
+    await http.get('/sys/x');
+    expect(fileUrl('temp/a b.png')).toBe('/jeecg-boot/sys/common/static/temp/a%20b.png?token=ft1.s1.1700000000.sig');
     expect(fileUrl('https://x.org/a.png')).toBe('https://x.org/a.png');
     const html = '<p><img src="/jeecg-boot/sys/common/static/jeditor/x.png"><img src="https://x.org/y.png"><img src="/jeecg-boot/sys/common/static/%E0%A4%A"></p>';
-    expect(withFileTokens(html)).toBe('<p><img src="/jeecg-boot/sys/common/static/jeditor/x.png?token=tok%20en"><img src="https://x.org/y.png"><img src="/jeecg-boot/sys/common/static/%E0%A4%A"></p>');
+    expect(withFileTokens(html)).toBe('<p><img src="/jeecg-boot/sys/common/static/jeditor/x.png?token=ft1.s1.1700000000.sig"><img src="https://x.org/y.png"><img src="/jeecg-boot/sys/common/static/%E0%A4%A"></p>');
+    expect(withFileToken('/jeecg-boot/sys/crud/importError/a.txt?x=1')).toBe('/jeecg-boot/sys/crud/importError/a.txt?x=1&token=ft1.s1.1700000000.sig');
+    // Another session (or none): the old session's file token is not used.
+    getDefaultStore().set(tokenAtom, 'other');
+    expect(fileUrl('temp/a.png')).toBe('/jeecg-boot/sys/common/static/temp/a.png');
     getDefaultStore().set(tokenAtom, '');
     expect(fileUrl('temp/a.png')).toBe('/jeecg-boot/sys/common/static/temp/a.png');
   });

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, Checkbox, Col, Divider, Form, Input, Row, Select, Space, Tabs, Tooltip } from 'antd';
+import { useEffect, useState } from 'react';
+import { Alert, Button, Checkbox, Col, Divider, Form, Input, Row, Select, Space, Tabs } from 'antd';
 import { LockOutlined, MobileOutlined, SafetyOutlined, UserOutlined, WechatOutlined, DingdingOutlined, GithubOutlined } from '@ant-design/icons';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { http } from '@core/http/client';
@@ -7,6 +7,7 @@ import { errorText } from '@core/http/errors';
 import { feedback } from '@core/feedback';
 import { acceptLogin, afterLoginTarget, loginOutcome, type Depart, type LoginResult, type Tenant } from '@core/session/actions';
 import { useSmsCountdown } from '@app/pages/user/sms';
+import type { LoginChallenge } from './challenge';
 import './login.css';
 
 const MOBILE_RE = /^1[3-9]\d{9}$/;
@@ -23,9 +24,8 @@ export default function Login() {
   const [tab, setTab] = useState<'account' | 'phone'>('account');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const [needCaptcha, setNeedCaptcha] = useState(false);
-  const [captchaImg, setCaptchaImg] = useState('');
-  const checkKey = useRef('');
+  /** Shown while the browser proves work for the server (after repeated failures; see ./challenge). */
+  const [verifying, setVerifying] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
   const [accountForm] = Form.useForm();
   const [phoneForm] = Form.useForm();
@@ -34,23 +34,6 @@ export default function Login() {
   useEffect(() => {
     document.title = `登录 - 本科教学质量评估系统·听课子系统`;
   }, []);
-
-  const refreshCaptcha = useCallback(async () => {
-    checkKey.current = String(Date.now());
-    try {
-      const r = await http.get<string>(`/sys/randomImage/${checkKey.current}`);
-      if (r.success) setCaptchaImg(r.result);
-      else feedback.message.error(r.message || '验证码获取失败');
-    } catch (e) {
-      feedback.message.error(errorText(e));
-    }
-  }, []);
-
-  const askCaptcha = useCallback(() => {
-    setNeedCaptcha(true);
-    accountForm.setFieldValue('captcha', '');
-    void refreshCaptcha();
-  }, [accountForm, refreshCaptcha]);
 
   const finish = (res: LoginResult, tenantId?: number) => {
     acceptLogin(res, tenantId);
@@ -64,24 +47,28 @@ export default function Login() {
     else finish(res);
   };
 
-  const accountLogin = async (v: { username: string; password: string; captcha?: string; remember?: boolean }) => {
+  const accountLogin = async (v: { username: string; password: string; remember?: boolean }) => {
     setBusy(true);
     setError('');
     try {
-      const r = await http.post<LoginResult & { needCaptcha?: boolean }>('/sys/login', {
-        username: v.username.trim(),
-        password: v.password,
-        captcha: v.captcha ?? '',
-        checkKey: checkKey.current,
-        remember_me: !!v.remember,
-      });
+      const body = { username: v.username.trim(), password: v.password, remember_me: !!v.remember };
+      let r = await http.post<LoginResult & { challenge?: LoginChallenge }>('/sys/login', body);
+      // After repeated failures the server asks for a proof of work (412 with a challenge): the browser
+      // solves it — no picture to read — and sends the sign-in again, at most twice.
+      for (let round = 0; round < 2 && Number(r.code) === 412 && r.result?.challenge; round++) {
+        setVerifying(true);
+        const { solveLoginChallenge } = await import('./challenge');
+        const altcha = await solveLoginChallenge(r.result.challenge);
+        setVerifying(false);
+        if (!altcha) break;
+        r = await http.post<LoginResult & { challenge?: LoginChallenge }>('/sys/login', { ...body, altcha });
+      }
       if (Number(r.code) === 200 && r.result?.token) return proceed(loginOutcome(r));
       setError(r.message || '登录失败');
-      // Wrong or required captcha (412), or the server asking for one after repeated failures.
-      if (Number(r.code) === 412 || r.result?.needCaptcha || /验证码/.test(r.message ?? '') || needCaptcha) askCaptcha();
     } catch (e) {
       setError(errorText(e));
     } finally {
+      setVerifying(false);
       setBusy(false);
     }
   };
@@ -118,24 +105,6 @@ export default function Login() {
       <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
         <Input.Password prefix={<LockOutlined />} placeholder="请输入密码" autoComplete="current-password" aria-label="密码" />
       </Form.Item>
-      {needCaptcha && (
-        <Row gutter={12}>
-          <Col flex="auto">
-            <Form.Item name="captcha" rules={[{ required: true, message: '请输入验证码' }]}>
-              <Input prefix={<SafetyOutlined />} placeholder="请输入验证码" maxLength={8} aria-label="验证码" />
-            </Form.Item>
-          </Col>
-          <Col flex="120px">
-            <Tooltip title="看不清？换一张">
-              {captchaImg ? (
-                <img src={captchaImg} alt="验证码" className="login-captcha" onClick={() => void refreshCaptcha()} />
-              ) : (
-                <Button block onClick={() => void refreshCaptcha()}>获取验证码</Button>
-              )}
-            </Tooltip>
-          </Col>
-        </Row>
-      )}
       <Form.Item>
         <Row justify="space-between">
           <Form.Item name="remember" valuePropName="checked" noStyle>
@@ -145,7 +114,7 @@ export default function Login() {
         </Row>
       </Form.Item>
       <Button type="primary" htmlType="submit" block size="large" loading={busy}>
-        登 录
+        {verifying ? '正在进行人机验证…' : '登 录'}
       </Button>
     </Form>
   );
