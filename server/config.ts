@@ -66,7 +66,8 @@ export interface AppConfig {
   /** Seed the demo university on first start. */
   seedDemo: boolean;
   logLevel: string;
-  upload: { maxBytes: number };
+  /** maxBytes: one file; quotaBytesPerUser: all stored files a user uploaded (0 = no quota). */
+  upload: { maxBytes: number; quotaBytesPerUser: number };
   import: { maxBytes: number; maxRows: number };
   /** Whether the listener's name is shown to the observed teacher. */
   showListenerToTeacher: boolean;
@@ -105,7 +106,7 @@ const defaults: AppConfig = {
   safeMode: false,
   seedDemo: true,
   logLevel: 'info',
-  upload: { maxBytes: 10 * 1024 * 1024 },
+  upload: { maxBytes: 10 * 1024 * 1024, quotaBytesPerUser: 512 * 1024 * 1024 },
   import: { maxBytes: 20 * 1024 * 1024, maxRows: 100_000 },
   showListenerToTeacher: true,
   userAdmin: { deptAdminRoles: ['teacher', 'secretary', 'leader'] },

@@ -8,7 +8,8 @@ import {
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useNavigate } from 'react-router-dom';
 import type { MenuNode } from '@core/session/store';
-import { dictAtom, userInfoAtom } from '@core/session/store';
+import { allAuthAtom, authAtom, dictAtom, userInfoAtom } from '@core/session/store';
+import { can } from '@core/auth';
 import { http } from '@core/http/client';
 import { LOGIN_PATH, logout } from '@core/session/actions';
 import { feedback } from '@core/feedback';
@@ -53,6 +54,10 @@ export function HeaderBar({
   onToggle: () => void;
 }) {
   const user = useAtomValue(userInfoAtom);
+  // 清理缓存 reloads the server's dictionary cache: an administrator's action (system:dict:refreshCache).
+  const grants = useAtomValue(authAtom);
+  const allGrants = useAtomValue(allAuthAtom);
+  const mayRefreshCache = can('system:dict:refreshCache', { auth: grants, allAuth: allGrants });
   const setDict = useSetAtom(dictAtom);
   const nav = useNavigate();
   const [searching, setSearching] = useState(false);
@@ -104,7 +109,7 @@ export function HeaderBar({
       { key: 'settings', icon: <SettingOutlined />, label: '系统设置' },
       { key: 'password', icon: <KeyOutlined />, label: '密码修改' },
       { key: 'depart', icon: <ClusterOutlined />, label: '切换部门' },
-      { key: 'cache', icon: <ClearOutlined />, label: '清理缓存' },
+      ...(mayRefreshCache ? [{ key: 'cache', icon: <ClearOutlined />, label: '清理缓存' }] : []),
       { type: 'divider' as const },
       { key: 'logout', icon: <LogoutOutlined />, label: '退出登录' },
     ],

@@ -129,13 +129,16 @@ export function computeSign(url: string, params: Params): string {
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
-/** X-TIMESTAMP: yyyyMMddHHmmss. */
+/**
+ * JeecgBoot's X-TIMESTAMP: yyyyMMddHHmmss. Our own calls send milliseconds (the server accepts both): a
+ * signed request is accepted once, and two identical lookups within one second must not collide.
+ */
 export function signTimestamp(d = new Date()) {
   return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
 }
 
 function signed(method: string, url: string, params: Params | undefined, data: Params | undefined, config?: AxiosRequestConfig) {
-  const headers = { ...(config?.headers as Record<string, string> | undefined), 'X-Sign': computeSign(url, { ...(params ?? {}), ...(data ?? {}) }), 'X-TIMESTAMP': signTimestamp() };
+  const headers = { ...(config?.headers as Record<string, string> | undefined), 'X-Sign': computeSign(url, { ...(params ?? {}), ...(data ?? {}) }), 'X-TIMESTAMP': String(Date.now()) };
   return call({ ...config, method, url, params, data, headers });
 }
 

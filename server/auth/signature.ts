@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import dayjs from 'dayjs';
+import { sql } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { BizError } from '../http/envelope.js';
+import { fmt, now } from '../util.js';
 
 /**
  * JeecgBoot request signing (jeecg-contract §11): off by default (`signature.enabled`). It is a
@@ -15,6 +17,26 @@ export const SIGN_URLS = [
 ];
 const MAX_SKEW_MS = 5 * 60 * 1000;
 const FAIL = 'Sign签名校验失败！';
+const REPLAYED = '该签名请求已使用过，不能重复提交，请重新发起请求';
+/** Expired nonces are swept at most this often (by the request that notices). */
+const SWEEP_MS = 60_000;
+let lastSweep = 0;
+
+/**
+ * Each signed request is accepted once (issue 27 rule 9): its signature, timestamp and path are recorded
+ * in `sys_sign_nonce` (primary key = their SHA-256) until the timestamp leaves the accepted window; a
+ * second identical request inside the window finds the row and is refused. One INSERT … ON CONFLICT DO
+ * NOTHING, so two servers sharing the database agree. Returns false for a replay.
+ */
+export async function claimNonce(ctx: ServerContext, sign: string, ts: string, path: string, t: number): Promise<boolean> {
+  const id = createHash('sha256').update(`${sign.toUpperCase()}\n${ts}\n${path}`).digest('hex');
+  if (Date.now() - lastSweep > SWEEP_MS) {
+    lastSweep = Date.now();
+    await ctx.db.deleteFrom('sys_sign_nonce').where('expires_at', '<', now()).execute();
+  }
+  const r = await sql`insert into sys_sign_nonce (id, expires_at) values (${id}, ${fmt(new Date(t + MAX_SKEW_MS + 1000))}) on conflict (id) do nothing returning id`.execute(ctx.db);
+  return r.rows.length === 1;
+}
 
 export function needsSignature(path: string): boolean {
   return SIGN_URLS.some((u) => (u.endsWith('/*') ? path.startsWith(u.slice(0, -1)) && path.length > u.length - 1 : path === u));
@@ -54,5 +76,6 @@ export function signatureCheck(ctx: ServerContext) {
     const last = decodeURIComponent(path.split('/').pop() ?? '');
     if (last.includes(',')) params['x-path-variable'] = last;
     if (computeSign(params, ctx.cfg.signature.secret) !== sign.toUpperCase()) throw new BizError(FAIL);
+    if (!(await claimNonce(ctx, sign, ts, path, t))) throw new BizError(REPLAYED);
   };
 }

@@ -3,6 +3,7 @@ import type { DB } from '../db/index.js';
 import { defineEntityHooks, type Row } from '../crud/hooks.js';
 import { treeHooks } from '../crud/tree-hooks.js';
 import { BizError } from '../http/envelope.js';
+import { entityFileOwner, registerFileOwner } from '../sys/file-access.js';
 
 /**
  * 审核评估 (undergraduate teaching audit assessment, reference/domain.md §4): the index tree (一级指标 →
@@ -27,6 +28,8 @@ const indexById = (db: DB, id: string) =>
   db.selectFrom('audit_index').select(['id', 'parent_id', 'level', 'code', 'name', 'scheme_type']).where('id', '=', id).executeTakeFirst() as Promise<IndexRow | undefined>;
 
 export function registerAuditHooks() {
+  // Evidence files of an audit item are readable by who reads the audit items.
+  registerFileOwner(entityFileOwner('audit-evidence', 'audit_item', ['attachments']));
   defineEntityHooks('audit_index', treeHooks('该指标下还有下级指标，请先删除下级指标'), 'tree');
   defineEntityHooks('audit_index', {
     async beforeSave(h, row, mode, old) {

@@ -16,6 +16,7 @@ import { IMP_ACTION_TEXT, IMP_STATUS_TEXT, IMP_TRANSITIONS, isOverdue, nextStatu
 import { scopeOf, subtree } from './scope.js';
 import { improvementFromAuditItem } from './audit.js';
 import { currentTerm } from './base.js';
+import { entityFileOwner, mentions, registerFileOwner, seesAnyRow } from '../sys/file-access.js';
 
 /**
  * Improvement tasks and subtasks (DESIGN §4): one state machine for both, every transition logged
@@ -257,8 +258,25 @@ export async function transition(ctx: ServerContext, req: FastifyRequest, kind: 
   return saved;
 }
 
+/** Evidence files: those of a task or subtask, and those sent with a transition (the action log), readable by who sees that task or subtask. */
+function registerImprovementFiles() {
+  registerFileOwner(entityFileOwner('improvement-task', 'imp_task', ['attachments']));
+  registerFileOwner(entityFileOwner('improvement-subtask', 'imp_subtask', ['attachments']));
+  registerFileOwner({
+    name: 'improvement-log',
+    async resolve(ctx, user, file, req) {
+      const logs = await ctx.db.selectFrom('imp_action_log as t').select(['t.target_type', 't.target_id']).where(mentions('t.attachments', file.url)).limit(100).execute();
+      if (!logs.length) return undefined;
+      for (const kind of ['task', 'subtask'] as const)
+        if (await seesAnyRow(ctx, user, req, TABLE[kind], logs.filter((l) => l.target_type === kind).map((l) => str(l.target_id)))) return true;
+      return false;
+    },
+  });
+}
+
 export async function registerImprovement(api: FastifyInstance, ctx: ServerContext) {
   registerImprovementHooks();
+  registerImprovementFiles();
   const q = (req: FastifyRequest) => (req.query ?? {}) as Row;
   const body = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? req.body : {}) as Row;
   for (const kind of ['task', 'subtask'] as Kind[]) {

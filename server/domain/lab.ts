@@ -11,6 +11,7 @@ import { now } from '../util.js';
 import { notifyDomain } from './notify.js';
 import { noticeHtml } from '../sys/notice-text.js';
 import { nextNo } from './numbering.js';
+import { entityFileOwner, registerFileOwner } from '../sys/file-access.js';
 import { parseWeeks } from '../../shared/rules.js';
 
 /**
@@ -106,6 +107,7 @@ export function registerLabHooks() {
 
 export async function registerLab(api: FastifyInstance, ctx: ServerContext) {
   registerLabHooks();
+  registerFileOwner(entityFileOwner('lab-contract', 'lab_contract', ['attachments']));
   const input = (req: FastifyRequest) => ({ ...((req.query ?? {}) as Row), ...((req.body && typeof req.body === 'object' ? req.body : {}) as Row) });
   const booking = async (req: FastifyRequest) => {
     const r = await getRow(hookContext(ctx, req, 'lab_reservation'), str(input(req).id));

@@ -13,6 +13,7 @@ import { RECORD_NO_RULE } from './numbering.js';
 import { nextNumber } from '../crud/fill-rule.js';
 import { gradeOf, RuleError, scoreRecord, weekdayOf, weekOf, type ScoreInput } from '../../shared/rules.js';
 import { recordVisibility, scopeOf, subtree } from './scope.js';
+import { entityFileOwner, registerFileOwner } from '../sys/file-access.js';
 
 const E = 'sup_lecture_record';
 const P = 'supervisor:lectureRecord';
@@ -222,6 +223,8 @@ async function visible(ctx: ServerContext, req: FastifyRequest, id: unknown, db:
 
 export async function registerLectureRecords(api: FastifyInstance, ctx: ServerContext) {
   registerRecordHooks();
+  // A record's photos are readable by who sees the record.
+  registerFileOwner(entityFileOwner('lecture-record', E, ['photos']));
   const h = (req: FastifyRequest) => hookContext(ctx, req, E);
   api.get('/supervisor/indexScore/list', { config: { auth: 'supervisor:indexScore:list' } }, async (req) => ok(await listRows(hookContext(ctx, req, 'sup_index_score'), q(req))));
   api.get(`/supervisor/lectureRecord/list`, { config: { auth: `${P}:list` } }, async (req) => ok(await listRows(h(req), q(req))));

@@ -5,6 +5,7 @@ import type { ServerContext } from '../context.js';
 import { SCHEMAS_DIR, checkAgainst, listJson, type SchemaProblem } from '../crud/entities.js';
 import { BizError, fail, ok } from '../http/envelope.js';
 import { routedComponent, userPermissions } from '../sys/permission-tree.js';
+import { mayReadPage } from './allowed.js';
 import { noticeList } from '../sys/announcement.js';
 import { firstListOf } from '../../shared/list-request.js';
 import type { PageSchema } from '../../shared/page-schema.js';
@@ -93,16 +94,29 @@ const describe = (p: SchemaProblem) => `${p.file} ${p.path}: ${p.reason}`;
 export async function registerPages(api: FastifyInstance, ctx: ServerContext): Promise<void> {
   for (const p of loadAllPages(ctx)) for (const pr of p.problems) api.log.error(pr, 'bad page schema');
 
-  api.get('/schema/pages', { config: { auth: 'user' } }, async () =>
-    ok(loadAllPages(ctx).map((p) => ({ id: p.id, title: (p.schema?.title as string) ?? p.id, kind: p.schema?.kind, valid: !p.problems.length, problems: p.problems }))),
-  );
+  // Only the screens of the caller's menu (and the pages they embed or link to) are served; any other
+  // page answers exactly like an unknown one (issue 27 rule 9, server/pages/allowed.ts).
+  const load = (id: string) => loadPage(id, ctx);
+  const alias = (id: string) => PAGE_ALIASES[id] ?? id;
+  const readable = (req: FastifyRequest, id: string) => mayReadPage(ctx, req.user!, id, load, alias);
+
+  api.get('/schema/pages', { config: { auth: 'user' } }, async (req) => {
+    const out = [];
+    for (const p of loadAllPages(ctx))
+      if (await readable(req, p.id)) out.push({ id: p.id, title: (p.schema?.title as string) ?? p.id, kind: p.schema?.kind, valid: !p.problems.length, problems: p.problems });
+    return ok(out);
+  });
 
   const schemaOf = (id: string, p = loadPage(id, ctx)) => {
-    if (!p) throw new BizError(`页面配置不存在：${id}`, 404);
+    if (!p) throw notFound(id);
     if (p.problems.length) throw new BizError(`页面配置有误：${p.problems.map(describe).join('；')}`, 500, 200, { problems: p.problems });
     return p.schema;
   };
-  api.get('/schema/page/*', { config: { auth: 'user' } }, async (req) => ok(schemaOf((req.params as { '*': string })['*'])));
+  api.get('/schema/page/*', { config: { auth: 'user' } }, async (req) => {
+    const id = (req.params as { '*': string })['*'];
+    if (!(await readable(req, id))) throw notFound(id);
+    return ok(schemaOf(id));
+  });
 
   // Where a path leads for this user (their menu's component there), that page's schema if it is a
   // schema page, and — for a list page opened at URL `search` — the answer to its first list request,
@@ -115,7 +129,7 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
     if (search !== undefined && (typeof search !== 'string' || search.length > 2000)) throw new BizError('查询参数有误', 400);
     const component = await routedComponent(ctx, req.user!, path);
     if (!component) throw new BizError(`菜单中没有该路径：${path}`, 404);
-    const page = loadPage(component, ctx);
+    const page = (await readable(req, component)) ? loadPage(component, ctx) : undefined;
     const schema = page ? schemaOf(component, page) : null;
     const first = schema && typeof search === 'string' ? firstListOf(schema as unknown as PageSchema, search) : undefined;
     if (!first) return ok({ component, schema });
@@ -145,6 +159,9 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
     return ok({ permissions, route, notices });
   });
 }
+
+/** The answer for a page that does not exist — and for one the caller may not read (no hint that it exists). */
+const notFound = (id: string) => new BizError(`页面配置不存在：${id}`, 404);
 
 /** The request headers a page's own list request would carry (core/http/client.ts). */
 const FORWARDED = ['x-access-token', 'tenant-id', 'x-low-app-id'];

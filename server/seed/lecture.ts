@@ -4,6 +4,7 @@ import type { DB } from '../db/index.js';
 import { newId } from '../util.js';
 import { dateOf, DEFAULT_GRADE_BANDS, formatWeeks, gradeOf, round2, weekMask } from '../../shared/rules.js';
 import { COURSE_WORDS, PROBLEMS, STRENGTHS, SUGGESTIONS } from './data/lecture/texts.js';
+import { QUALITY_CENTER } from './data/org.js';
 
 /**
  * Demo lecture-observation data (DESIGN §5): the previous term (finished) and the current one
@@ -231,10 +232,31 @@ export async function seedLectureRecords(ctx: ServerContext, scale = 1, seed = 7
 const STATUSES = ['DRAFT', 'ISSUED', 'ACCEPTED', 'IN_PROGRESS', 'SUBMITTED', 'REJECTED', 'VERIFIED', 'CLOSED', 'CANCELLED'];
 
 async function seedImprovement(db: DB, records: Record<string, unknown>[], scale: number) {
-  const leader = await db.selectFrom('sys_user').select(['id', 'username', 'realname']).where('username', '=', 'leader').executeTakeFirst();
-  const issuer = leader ?? (await db.selectFrom('sys_user').select(['id', 'username', 'realname']).orderBy('username').executeTakeFirst());
-  if (!issuer) return;
-  const flagged = records.filter((r) => r.need_improve && r.status !== 'DRAFT');
+  // Who issues a college's tasks: its leader (else its secretary), and — for every third task, and for
+  // colleges without either — the university's quality office (a supervisor of the quality centre).
+  const staff = await db
+    .selectFrom('sys_user as u').innerJoin('sys_user_role as ur', 'ur.user_id', 'u.id').innerJoin('sys_role as ro', 'ro.id', 'ur.role_id')
+    .select(['u.id', 'u.username', 'u.realname', 'u.org_code', 'ro.role_code'])
+    .where('ro.role_code', 'in', ['leader', 'secretary', 'supervisor']).where('u.del_flag', '=', 0)
+    .orderBy('u.username').execute();
+  const collegeOf = (org: unknown) => String(org ?? '').slice(0, 6);
+  const quality = staff.find((u) => u.role_code === 'supervisor' && String(u.org_code ?? '').startsWith(QUALITY_CENTER)) ?? staff.find((u) => u.role_code === 'supervisor');
+  const fallback = quality ?? staff[0] ?? (await db.selectFrom('sys_user').select(['id', 'username', 'realname']).orderBy('username').executeTakeFirst());
+  if (!fallback) return;
+  const issuerFor = (org: unknown, i: number) => {
+    const own = ['leader', 'secretary'].map((code) => staff.find((u) => u.role_code === code && collegeOf(u.org_code) === collegeOf(org))).find(Boolean);
+    return own && i % 3 !== 2 ? own : fallback;
+  };
+  // Records needing improvement, taken college by college in turn, so every college (the demo
+  // leader's and secretary's included) has tasks in its scoped view.
+  const byCollege = new Map<string, Record<string, unknown>[]>();
+  for (const r of records.filter((x) => x.need_improve && x.status !== 'DRAFT')) {
+    const c = String(r.teacher_org_code ?? '').slice(0, 6);
+    (byCollege.get(c) ?? byCollege.set(c, []).get(c)!).push(r);
+  }
+  const queues = [...byCollege.keys()].sort().map((c) => byCollege.get(c)!);
+  const flagged: Record<string, unknown>[] = [];
+  for (let k = 0; queues.some((q) => k < q.length); k++) for (const q of queues) if (k < q.length) flagged.push(q[k]!);
   const departs = new Map((await db.selectFrom('sys_depart').select(['id', 'org_code']).execute()).map((d) => [String(d.org_code), String(d.id)]));
   const tasks: Record<string, unknown>[] = [];
   const subs: Record<string, unknown>[] = [];
@@ -244,6 +266,7 @@ async function seedImprovement(db: DB, records: Record<string, unknown>[], scale
   const count = Math.min(flagged.length, 27 * scale);
   for (let i = 0; i < count; i++) {
     const r = flagged[i]!;
+    const issuer = issuerFor(r.teacher_org_code, i);
     const status = STATUSES[i % STATUSES.length]!;
     const id = newId();
     const overdue = i % 4 === 1;

@@ -10,6 +10,7 @@ import dayjs from 'dayjs';
 import { cachedRows, rawRead } from '../db/read-cache.js';
 import { fmt, newId, now } from '../util.js';
 import { notifyUsers } from './notify.js';
+import { mentions, registerFileOwner, seesAnyRow } from './file-access.js';
 
 const PERM = 'system:announcement';
 
@@ -104,6 +105,22 @@ export async function noticeList(ctx: ServerContext, user: SessionUser, pageSize
 }
 
 export async function registerAnnouncement(api: FastifyInstance, ctx: ServerContext) {
+  // Images and files in an announcement body: readable by whoever may read the announcement (its
+  // recipients once published, everyone for an "ALL" one) and by the announcement administrators.
+  registerFileOwner({
+    name: 'announcement',
+    async resolve(c, user, file, req) {
+      const rows = await c.db.selectFrom('sys_announcement as t').select(['t.id', 't.send_status', 't.del_flag', 't.msg_type']).where(mentions('t.msg_content', file.url)).limit(100).execute();
+      if (!rows.length) return undefined;
+      const published = rows.filter((r) => r.send_status === '1' && String(r.del_flag) === '0');
+      if (published.some((r) => r.msg_type === 'ALL')) return true;
+      if (published.length) {
+        const sent = await c.db.selectFrom('sys_announcement_send').select('id').where('user_id', '=', user.id).where('annt_id', 'in', published.map((r) => String(r.id))).limit(1).executeTakeFirst();
+        if (sent) return true;
+      }
+      return seesAnyRow(c, user, req, 'sys_announcement', rows.map((r) => String(r.id)));
+    },
+  });
   defineEntityHooks('sys_announcement', {
     beforeSave(h, row, mode) {
       if (typeof row.msgContent === 'string') row.msgContent = sanitizeRichText(row.msgContent);

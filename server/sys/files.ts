@@ -5,11 +5,13 @@ import { basename, extname, join, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
+import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import { BizError, ok } from '../http/envelope.js';
 import { tokenOf } from '../http/guard.js';
 import { issueFileToken } from '../auth/file-token.js';
 import { newId, now } from '../util.js';
+import { canReadFile, registerFileOwner } from './file-access.js';
 
 /** A biz folder: one plain segment (no separators, no dots), JeecgBoot's default is "temp". */
 const BIZ = /^[A-Za-z0-9_-]{1,64}$/;
@@ -17,6 +19,16 @@ const IMAGE_EXT = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp']);
 const IMAGE_MIME = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp']);
 
 class TooLarge extends Error {}
+class OverQuota extends Error {}
+
+const MB = 1024 * 1024;
+const mb = (n: number) => (n / MB).toFixed(n % MB === 0 ? 0 : 1);
+
+/** Bytes of stored files a user has uploaded (their `sys_file` rows). */
+export async function usedUploadBytes(ctx: ServerContext, username: string): Promise<number> {
+  const r = await ctx.db.selectFrom('sys_file').select(sql<string>`coalesce(sum(file_size), 0)`.as('n')).where('create_by', '=', username).executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
 
 /** Display name from the client: last path segment, no control or bidi characters, at most 200 chars. */
 export function cleanFileName(name: string): string {
@@ -54,6 +66,10 @@ export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
     const root = resolve(ctx.cfg.uploadDir);
     const tmpDir = join(root, '.tmp');
     const max = ctx.cfg.upload.maxBytes;
+    // The per-user quota (issue 27 rule 9): the stored files this user uploaded, plus this one.
+    const quota = ctx.cfg.upload.quotaBytesPerUser;
+    const used = quota > 0 ? await usedUploadBytes(ctx, req.user!.username) : 0;
+    const room = quota > 0 ? quota - used : Infinity;
     let biz = 'temp';
     let tmp: string | undefined;
     let original = '';
@@ -74,7 +90,7 @@ export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
         const counter = new Transform({
           transform(chunk: Buffer, _enc, cb) {
             size += chunk.length;
-            cb(size > max ? new TooLarge() : null, chunk);
+            cb(size > max ? new TooLarge() : size > room ? new OverQuota() : null, chunk);
           },
         });
         await pipeline(part.file, counter, createWriteStream(tmp, { flags: 'wx' }));
@@ -128,6 +144,8 @@ export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
     } catch (err) {
       if (tmp) await unlink(tmp).catch(() => undefined);
       const e = err as Error & { code?: string };
+      if (e instanceof OverQuota)
+        throw new BizError(`您的上传空间已满（已用${mb(used)}MB，上限${mb(quota)}MB），请删除不用的文件或联系管理员后再上传`, 413, 413);
       if (e instanceof TooLarge || e.code === 'FST_REQ_FILE_TOO_LARGE')
         throw new BizError(`上传文件大小超过限制（最大${Math.floor(max / 1024 / 1024)}MB）`, 413, 413);
       if (e.code === 'ENOSPC' || e.code === 'EDQUOT') throw new BizError('上传失败：服务器存储空间不足', 507, 507);
@@ -139,7 +157,20 @@ export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
   /** A file token for `?token=` in image and download URLs (server/auth/file-token.ts); also sent as `X-File-Token` on every signed-in answer. */
   api.get('/sys/common/fileToken', { config: { auth: 'user' } }, async (req) => ok(issueFileToken(tokenOf(req), req.user!.sessionId)));
 
-  /** Static files: signed-in users (header, or a file token in ?token= for <img>), always as an attachment. */
+  // Avatars are shown wherever a user is (lists, chats, the header): any signed-in user reads them.
+  registerFileOwner({
+    name: 'avatar',
+    async resolve(c, _user, file) {
+      const hit = await c.db.selectFrom('sys_user').select('id').where('avatar', '=', file.url).limit(1).executeTakeFirst();
+      return hit ? true : undefined;
+    },
+  });
+
+  /**
+   * Static files: signed-in users (header, or a file token in ?token= for <img>) who may read the file (`canReadFile`:
+   * they see a record that owns it, or uploaded it), always as an attachment. A refused file answers
+   * exactly like a missing one.
+   */
   api.get<{ Params: { '*': string } }>('/sys/common/static/*', { config: { auth: 'user', fileToken: true } }, async (req, reply) => {
     let rel: string;
     try {
@@ -148,9 +179,12 @@ export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
       throw new BizError('非法的文件路径', 400, 400);
     }
     const full = storedPath(ctx, rel);
+    const url = rel.replace(/,+$/, '');
+    const meta = await ctx.db.selectFrom('sys_file').select(['file_name', 'file_type', 'create_by']).where('url', '=', url).executeTakeFirst();
+    const missing = () => new BizError('文件不存在', 404, 404);
+    if (!(await canReadFile(ctx, req.user!, { url, createBy: meta?.create_by ? String(meta.create_by) : null }, req))) throw missing();
     const st = await stat(full).catch(() => undefined);
-    if (!st?.isFile()) throw new BizError('文件不存在', 404, 404);
-    const meta = await ctx.db.selectFrom('sys_file').select(['file_name', 'file_type']).where('url', '=', rel.replace(/,+$/, '')).executeTakeFirst();
+    if (!st?.isFile()) throw missing();
     const type = meta && IMAGE_MIME.has(String(meta.file_type)) ? String(meta.file_type) : 'application/octet-stream';
     attachment(reply, meta?.file_name ? String(meta.file_name) : basename(full));
     reply.header('Content-Type', type);

@@ -7,6 +7,7 @@ import { newId, now } from '../util.js';
 import { commaList, revokeUsersIn } from './user-admin.js';
 import { sessionsRevoked } from './notify.js';
 import { pruneDeptRolePermissions } from './depart-role.js';
+import { visiblePermissionIds } from './permission-tree.js';
 
 type Row = Record<string, unknown>;
 const PERM_FIELDS: Array<[wire: string, column: string]> = [
@@ -109,38 +110,47 @@ export async function saveGrantDataRules(ctx: ServerContext, table: GrantTable, 
 export async function registerPermissionAdmin(api: FastifyInstance, ctx: ServerContext): Promise<void> {
   const READ = { config: { auth: ['system:permission:list', 'system:role:authorize'] } };
 
-  api.get('/sys/permission/list', { config: { auth: 'system:permission:list' } }, async () => {
-    const rows = await allPermissions(ctx.db, ctx);
+  // Tree reads show a caller who is not the administrator only the rows they hold (and their ancestors):
+  // no screen outside their own menu is revealed (issue 27 rule 9).
+  const visibleOnly = async (req: FastifyRequest, rows: Row[]) => {
+    const only = await visiblePermissionIds(ctx, req.user!);
+    return only ? rows.filter((r) => only.has(String(r.id))) : rows;
+  };
+
+  api.get('/sys/permission/list', { config: { auth: 'system:permission:list' } }, async (req) => {
+    const rows = await visibleOnly(req, await allPermissions(ctx.db, ctx));
     const hasKids = new Set(rows.map((r) => String(r.parentId ?? '')));
     return ok(toTree(rows, (r) => ({ ...r, key: String(r.id), title: String(r.name), leaf: !hasKids.has(String(r.id)) })));
   });
 
-  const withHasChildren = async (rows: Row[]): Promise<Row[]> => {
+  const withHasChildren = async (rows: Row[], only: Set<string> | undefined): Promise<Row[]> => {
     const ids = rows.map((r) => String(r.id));
-    const kids = ids.length ? await ctx.db.selectFrom('sys_permission').select('parent_id').where('parent_id', 'in', ids).where('del_flag', '=', 0).execute() : [];
-    const set = new Set(kids.map((k) => String(k.parent_id)));
+    const kids = ids.length ? await ctx.db.selectFrom('sys_permission').select(['id', 'parent_id']).where('parent_id', 'in', ids).where('del_flag', '=', 0).execute() : [];
+    const set = new Set(kids.filter((k) => !only || only.has(String(k.id))).map((k) => String(k.parent_id)));
     return rows.map((r) => ({ ...r, key: String(r.id), title: String(r.name), hasChildren: set.has(String(r.id)), leaf: !set.has(String(r.id)) }));
   };
-  const level = async (parentIds: string[] | null) => {
+  const level = async (req: FastifyRequest, parentIds: string[] | null) => {
     let q = ctx.db.selectFrom('sys_permission').selectAll().where('del_flag', '=', 0);
     q = parentIds === null ? q.where((eb) => eb.or([eb('parent_id', 'is', null), eb('parent_id', '=', '')])) : q.where('parent_id', 'in', parentIds.length ? parentIds : ['']);
     const rows = await q.orderBy('sort_no').orderBy('id').execute();
-    return withHasChildren(rows.map((r) => toWire(ctx.entities.get('sys_permission'), r)));
+    const only = await visiblePermissionIds(ctx, req.user!);
+    const wire = rows.map((r) => toWire(ctx.entities.get('sys_permission'), r));
+    return withHasChildren(only ? wire.filter((r) => only.has(String(r.id))) : wire, only);
   };
-  api.get('/sys/permission/getSystemMenuList', { config: { auth: 'system:permission:list' } }, async () => ok(await level(null)));
+  api.get('/sys/permission/getSystemMenuList', { config: { auth: 'system:permission:list' } }, async (req) => ok(await level(req, null)));
   api.get('/sys/permission/getSystemSubmenu', { config: { auth: 'system:permission:list' } }, async (req) =>
-    ok(await level([String((req.query as Row).parentId ?? '')])),
+    ok(await level(req, [String((req.query as Row).parentId ?? '')])),
   );
   api.get('/sys/permission/getSystemSubmenuBatch', { config: { auth: 'system:permission:list' } }, async (req) => {
     const ids = commaList((req.query as Row).parentIds);
-    const rows = await level(ids);
+    const rows = await level(req, ids);
     const out: Record<string, Row[]> = Object.fromEntries(ids.map((id) => [id, []]));
     for (const r of rows) (out[String(r.parentId)] ??= []).push(r);
     return ok(out);
   });
 
-  api.get('/sys/permission/queryTreeList', READ, async () => ok(await authTree(ctx)));
-  api.get('/sys/role/queryTreeList', { config: { auth: 'system:role:authorize' } }, async () => ok(await authTree(ctx)));
+  api.get('/sys/permission/queryTreeList', READ, async (req) => ok(await authTree(ctx, await visiblePermissionIds(ctx, req.user!))));
+  api.get('/sys/role/queryTreeList', { config: { auth: 'system:role:authorize' } }, async (req) => ok(await authTree(ctx, await visiblePermissionIds(ctx, req.user!))));
 
   const save = (mode: 'add' | 'edit') => async (req: FastifyRequest) => {
     const body = (req.body ?? {}) as Row;

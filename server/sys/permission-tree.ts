@@ -96,13 +96,34 @@ export const deptRolePermissionIds = (userId: string) => sql<{ permission_id: st
 
 const MENU_CACHE_MS = 30_000;
 
-/** The menus and buttons a user holds (through roles and department roles), in menu order. */
-const grantedRows = (ctx: ServerContext, user: SessionUser) =>
-  // Through the read cache: a write to any of the permission tables drops these at once.
-  cachedRows(ctx.db, rawRead(ctx.db, sql<PermRow>`
+/** The select of the menus and buttons a user holds (through roles and department roles), in menu order. */
+export const grantedQuery = (ctx: ServerContext, user: Pick<SessionUser, 'id'>) =>
+  rawRead(ctx.db, sql<PermRow>`
     select p.* from sys_permission p
     where p.del_flag = 0 and p.id in (select g.permission_id from (${userGrants(user.id)}) g)
-    order by p.sort_no asc, p.create_time asc, p.id asc`), MENU_CACHE_MS);
+    order by p.sort_no asc, p.create_time asc, p.id asc`);
+
+/** The menus and buttons a user holds, through the read cache: a write to any of the permission tables drops these at once. */
+export const grantedRows = (ctx: ServerContext, user: Pick<SessionUser, 'id'>) => cachedRows(ctx.db, grantedQuery(ctx, user), MENU_CACHE_MS);
+
+/** The system administrator sees every screen and every permission row. */
+export const seesEverything = (user: Pick<SessionUser, 'roleCodes'>) => user.roleCodes.includes('admin');
+
+/**
+ * The permission rows a user may see in the permission trees (issue 27 rule 9): everything for the
+ * administrator (undefined), else the rows they hold and their ancestors — a screen outside the
+ * caller's menu is not revealed by a tree read.
+ */
+export async function visiblePermissionIds(ctx: ServerContext, user: SessionUser): Promise<Set<string> | undefined> {
+  if (seesEverything(user)) return undefined;
+  const held = await grantedRows(ctx, user);
+  const parents = new Map(
+    (await cachedRows(ctx.db, ctx.db.selectFrom('sys_permission').select(['id', 'parent_id']).where('del_flag', '=', 0), MENU_CACHE_MS)).map((r) => [String(r.id), r.parent_id ? String(r.parent_id) : '']),
+  );
+  const out = new Set<string>();
+  for (const r of held) for (let id = String(r.id), depth = 0; id && !out.has(id) && depth < 50; id = parents.get(id) ?? '', depth++) out.add(id);
+  return out;
+}
 
 /**
  * The `component` of the first granted, routable menu entry at `path` (what the client's router will

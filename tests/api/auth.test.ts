@@ -2,7 +2,7 @@ import dayjs from 'dayjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, DEMO_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { revokeUserSessions } from '../../server/auth/session.js';
-import { fmt, sha256 } from '../../server/util.js';
+import { fmt } from '../../server/util.js';
 import { PASSWORD_MESSAGES } from '../../shared/password-policy.js';
 import { solveLoginChallenge } from '../helpers/challenge.js';
 

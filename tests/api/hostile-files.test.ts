@@ -15,7 +15,7 @@ let admin: string;
 const MAX_UPLOAD = 64 * 1024;
 
 beforeAll(async () => {
-  s = await startTestServer({ upload: { maxBytes: MAX_UPLOAD } });
+  s = await startTestServer({ upload: { maxBytes: MAX_UPLOAD, quotaBytesPerUser: 512 * 1024 * 1024 } });
   admin = await s.login('admin');
 });
 afterAll(() => s?.close());

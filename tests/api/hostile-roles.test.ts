@@ -239,7 +239,7 @@ describe('rule 3: domain rules on who may act', () => {
     expect(all).toBeGreaterThan(list.result.total);
     for (const t of list.result.records as any[]) expect(String(t.respOrgCode)).toMatch(/^A01A04/);
     expect(list.result.total).toBeGreaterThanOrEqual(mine);
-    // A submitted task of another college (seeded with the leader as issuer): not verifiable, not readable.
+    // A submitted task of another college (issued by the quality office): not verifiable, not readable.
     const foreign = await db().selectFrom('imp_task').selectAll().where('status', '=', 'SUBMITTED').where('resp_org_code', 'not like', 'A01A04%').limit(1).executeTakeFirstOrThrow();
     refused(await j(s.post('improvement/task/transition', { id: foreign.id, action: 'VERIFY', comment: '越权验收' }, tok.leader)));
     refused(await j(s.get(`improvement/task/queryById?id=${foreign.id}`, tok.leader)));

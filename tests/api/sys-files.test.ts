@@ -8,7 +8,7 @@ let admin: string;
 let teacher: string;
 
 beforeAll(async () => {
-  s = await startTestServer({ upload: { maxBytes: 64 * 1024 } });
+  s = await startTestServer({ upload: { maxBytes: 64 * 1024, quotaBytesPerUser: 512 * 1024 * 1024 } });
   admin = await s.login('admin');
   teacher = await s.login('teacher');
 });
