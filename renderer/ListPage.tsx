@@ -222,6 +222,13 @@ export function ListPage({ pageId, schema, params: bound, embedded }: PageKindPr
   const [form, setForm] = useState<{ mode: FormMode; record?: Row } | null>(null);
   const [columnsOpen, setColumnsOpen] = useState(false);
   const seq = useRef(0);
+  // New bound parameters (an aside tree's node, another parent record): back to the first page.
+  const [shownBound, setShownBound] = useState(bound);
+  if (shownBound !== bound) {
+    setShownBound(bound);
+    setCurrent(1);
+    setSelected([]);
+  }
 
   const expand = useCallback(
     async (open: boolean, record: Row) => {
