@@ -239,7 +239,7 @@ test('an improvement task raised from a flagged record is walked to closure on t
   await expect(detail.locator('.schema-descriptions .schema-files a')).toHaveAttribute('href', /\/sys\/common\/static\/.+[?]token=/);
   // The subtasks: a bound sub-list (improvement/TaskSubtasks with taskId = the task's id).
   await expect(detail.locator('.ant-table-tbody tr').filter({ hasText: subTitle })).toContainText('已验收');
-  await page.locator('.ant-drawer-content').filter({ has: detail }).screenshot({ path: 'test-results/improvement-detail.png' });
+  await page.locator('.ant-drawer-content').filter({ has: page.locator('.schema-detail') }).screenshot({ path: 'test-results/improvement-detail.png' });
 });
 
 async function drawerActionAfterReload(page: Page, title: string, label: string, fill: Record<string, string>, button: string, status: string) {
