@@ -13,8 +13,6 @@ SCREENS.DepartPanel = [() => import('@app/pages/admin/DepartPanel'), 'DepartPane
 SCREENS.RoleDataRule = [() => import('@app/pages/admin/RoleDataRule'), 'RoleDataRule'];
 for (const n of ['RoleUsers', 'DepartPanel', 'RoleDataRule']) registerWidget(n, lazyWidget(SCREENS[n]![0], n));
 
-// Configuration screens of issue 5 (app/pages/admin-config): address book, job runs, data-log comparison.
-SCREENS.AddressBook = [() => import('@app/pages/admin-config/AddressBook'), 'AddressBook'];
-SCREENS.JobRunHistory = [() => import('@app/pages/admin-config/JobRunHistory'), 'JobRunHistory'];
+// The data-log comparison of issue 5 (app/pages/admin-config): a diff view, hand-written.
 SCREENS.DataLogCompare = [() => import('@app/pages/admin-config/DataLogCompare'), 'DataLogCompare'];
-for (const n of ['AddressBook', 'JobRunHistory', 'DataLogCompare']) registerWidget(n, lazyWidget(SCREENS[n]![0], n));
+registerWidget('DataLogCompare', lazyWidget(SCREENS.DataLogCompare[0], 'DataLogCompare'));

@@ -6,14 +6,17 @@ import { dictAtom } from '@core/session/store';
 export interface DictOption {
   value: string;
   text: string;
+  /** The item's tag colour, when the dictionary has one. */
+  color?: string;
 }
 
 const pending = new Map<string, Promise<DictOption[]>>();
 /** Items fetched (not from the session cache), for drawing them at once next time. */
 const fetched = new Map<string, DictOption[]>();
 
-type RawItem = { value: string | number; text?: string; title?: string; label?: string };
-const toOptions = (items: RawItem[]): DictOption[] => items.map((d) => ({ value: String(d.value), text: d.text ?? d.title ?? d.label ?? String(d.value) }));
+type RawItem = { value: string | number; text?: string; title?: string; label?: string; color?: string };
+const toOptions = (items: RawItem[]): DictOption[] =>
+  items.map((d) => ({ value: String(d.value), text: d.text ?? d.title ?? d.label ?? String(d.value), ...(d.color ? { color: d.color } : {}) }));
 
 /** Items already at hand: the session cache (login) or an earlier fetch. */
 function knownDict(code: string): DictOption[] | undefined {

@@ -223,6 +223,13 @@ export function ListPage({ pageId, schema, params: bound, embedded }: PageKindPr
   const [form, setForm] = useState<{ mode: FormMode; record?: Row } | null>(null);
   const [columnsOpen, setColumnsOpen] = useState(false);
   const seq = useRef(0);
+  // New bound parameters (an aside tree's node, another parent record): back to the first page.
+  const [shownBound, setShownBound] = useState(bound);
+  if (shownBound !== bound) {
+    setShownBound(bound);
+    setCurrent(1);
+    setSelected([]);
+  }
 
   const expand = useCallback(
     async (open: boolean, record: Row) => {
@@ -478,60 +485,63 @@ export function ListPage({ pageId, schema, params: bound, embedded }: PageKindPr
       {schema.hint && <Alert className="schema-hint" type="info" showIcon style={{ marginBottom: 16 }} message={schema.hint} />}
       {queryFields.length > 0 && <QueryForm fields={queryFields} visibleCount={schema.query?.visibleCount ?? 3} dicts={dicts} onSearch={search} onReset={reset} />}
       {schema.header && listed && <ListHeader header={schema.header} query={listParams} />}
-      <div className="schema-toolbar" style={{ marginBottom: 16, display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
-        {toolbar.map(toolbarButton)}
-        {superFields.length > 0 && (
-          // The widget library's advanced query: its button is drawn with the toolbar (no lazy swap
-          // after the rows: that re-laid out the whole table); its builder loads when first used.
-          <JSuperQuery
-            fieldList={superFields}
-            saveCode={`schema:${pageId}`}
-            onSearch={(rows: unknown[], matchType: string) => {
-              setSuperQuery(rows.length ? { superQueryParams: encodeURI(JSON.stringify(rows)), superQueryMatchType: matchType } : {});
-              setCurrent(1);
-              setSelected([]);
-            }}
-          />
-        )}
-        {selected.length > 0 && batch.length > 0 && (
-          <Dropdown
-            menu={{
-              items: batch.map((a) => ({ key: a.key, label: a.label, disabled: a.denied, icon: a.type === 'batchDelete' ? <DeleteOutlined /> : undefined })),
-              onClick: ({ key }) => {
-                  const a = batch.find((x) => x.key === key)!;
-                  // A batch action with `confirm` asks first, like a row action does (batchDelete asks in runAction).
-                  if (a.confirm && a.type !== 'batchDelete') modal.confirm({ title: '确认操作', content: a.confirm, onOk: () => runAction(a) });
-                  else void runAction(a);
-                },
-            }}
-          >
-            <Button>
-              批量操作 <DownOutlined />
-            </Button>
-          </Dropdown>
-        )}
-        <span style={{ flex: 1 }} />
-        <LazyPopover
-          open={columnsOpen}
-          onOpenChange={setColumnsOpen}
-          placement="bottomRight"
-          title="列设置"
-          content={
-            <Checkbox.Group
-              style={{ display: 'flex', flexDirection: 'column' }}
-              value={(schema.columns ?? []).filter((c) => !c.hidden && !hidden.includes(c.dataIndex)).map((c) => c.dataIndex)}
-              options={(schema.columns ?? []).filter((c) => !c.hidden).map((c) => ({ label: c.title, value: c.dataIndex }))}
-              onChange={(v) => {
-                const h = (schema.columns ?? []).map((c) => c.dataIndex).filter((d) => !v.includes(d));
-                setHidden(h);
-                localStorage.setItem(`schema-cols:${pageId}`, JSON.stringify(h));
+      {/* A plain sub-list (a region without query fields or toolbar actions) is just its table. */}
+      {!(embedded && !queryFields.length && !toolbar.length) && (
+        <div className="schema-toolbar" style={{ marginBottom: 16, display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+          {toolbar.map(toolbarButton)}
+          {superFields.length > 0 && (
+            // The widget library's advanced query: its button is drawn with the toolbar (no lazy swap
+            // after the rows: that re-laid out the whole table); its builder loads when first used.
+            <JSuperQuery
+              fieldList={superFields}
+              saveCode={`schema:${pageId}`}
+              onSearch={(rows: unknown[], matchType: string) => {
+                setSuperQuery(rows.length ? { superQueryParams: encodeURI(JSON.stringify(rows)), superQueryMatchType: matchType } : {});
+                setCurrent(1);
+                setSelected([]);
               }}
             />
-          }
-        >
-          <Button icon={<SettingOutlined />} aria-label="列设置" />
-        </LazyPopover>
-      </div>
+          )}
+          {selected.length > 0 && batch.length > 0 && (
+            <Dropdown
+              menu={{
+                items: batch.map((a) => ({ key: a.key, label: a.label, disabled: a.denied, icon: a.type === 'batchDelete' ? <DeleteOutlined /> : undefined })),
+                onClick: ({ key }) => {
+                    const a = batch.find((x) => x.key === key)!;
+                    // A batch action with `confirm` asks first, like a row action does (batchDelete asks in runAction).
+                    if (a.confirm && a.type !== 'batchDelete') modal.confirm({ title: '确认操作', content: a.confirm, onOk: () => runAction(a) });
+                    else void runAction(a);
+                  },
+              }}
+            >
+              <Button>
+                批量操作 <DownOutlined />
+              </Button>
+            </Dropdown>
+          )}
+          <span style={{ flex: 1 }} />
+          <LazyPopover
+            open={columnsOpen}
+            onOpenChange={setColumnsOpen}
+            placement="bottomRight"
+            title="列设置"
+            content={
+              <Checkbox.Group
+                style={{ display: 'flex', flexDirection: 'column' }}
+                value={(schema.columns ?? []).filter((c) => !c.hidden && !hidden.includes(c.dataIndex)).map((c) => c.dataIndex)}
+                options={(schema.columns ?? []).filter((c) => !c.hidden).map((c) => ({ label: c.title, value: c.dataIndex }))}
+                onChange={(v) => {
+                  const h = (schema.columns ?? []).map((c) => c.dataIndex).filter((d) => !v.includes(d));
+                  setHidden(h);
+                  localStorage.setItem(`schema-cols:${pageId}`, JSON.stringify(h));
+                }}
+              />
+            }
+          >
+            <Button icon={<SettingOutlined />} aria-label="列设置" />
+          </LazyPopover>
+        </div>
+      )}
       {(batch.length > 0 || schema.selection) && (
         <Alert
           type="info"

@@ -30,7 +30,7 @@ function Card1({ c }: { c: StatCard }) {
 /** result, detail, dashboard and report pages. */
 export default function StaticPages({ schema }: { schema: PageSchema }) {
   const [record, setRecord] = useState<Row>(schema.data?.[0] ?? {});
-  const dicts = useDicts((schema.sections ?? []).flatMap((s) => s.items.map((i) => i.dict)).filter((d): d is string => !!d));
+  const dicts = useDicts((schema.sections ?? []).flatMap((s) => (s.items ?? []).map((i) => i.dict)).filter((d): d is string => !!d));
   const urls = urlsOf(schema);
   useEffect(() => {
     if (schema.kind === 'detail' && urls.queryById) void http.get<Row>(urls.queryById).then((r) => r.success && setRecord(r.result ?? {}));
@@ -85,7 +85,7 @@ function Sections({ schema, record, dicts }: { schema: PageSchema; record: Row; 
     <>
       {(schema.sections ?? []).map((s, i) => (
         <Descriptions key={i} title={s.title} column={s.columns ?? 3} style={{ marginBottom: 24 }}>
-          {s.items.map((it, j) => {
+          {(s.items ?? []).map((it, j) => {
             const v = it.field ? record[it.field] : it.value;
             return (
               <Descriptions.Item key={j} label={it.label}>

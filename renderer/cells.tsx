@@ -2,6 +2,7 @@ import { message, Tag } from 'antd';
 import { registerWidget } from '@widgets/registry';
 import { lazyWidget } from '@widgets/index';
 import { http } from '@core/http/client';
+import { useDicts } from '@core/dict';
 
 /**
  * Simple cell renderers (column `widget`), registered by name. Each receives `value`, `record`
@@ -11,9 +12,14 @@ type CellProps = { value: unknown; record: Record<string, unknown> };
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
-function TagCell({ value, colors }: CellProps & { colors?: Record<string, string> }) {
+const NO_DICTS: string[] = [];
+
+/** A tag: with `dict`, the dictionary item's text and colour (a `colors` entry wins). */
+function TagCell({ value, colors, dict }: CellProps & { colors?: Record<string, string>; dict?: string }) {
+  const dicts = useDicts(dict ? [dict] : NO_DICTS);
   const s = str(value);
-  return s ? <Tag color={colors?.[s]}>{s}</Tag> : null;
+  const item = dict ? dicts[dict]?.find((d) => d.value === s) : undefined;
+  return s ? <Tag color={colors?.[s] ?? item?.color}>{item?.text ?? s}</Tag> : null;
 }
 
 /** Downloads the first stored file under the record's `fileName` (the stored name is a random one). */

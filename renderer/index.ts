@@ -5,8 +5,3 @@
  * Owned by the renderer work; the shell only imports from here.
  */
 export { SchemaPage, hasPageSchema } from './SchemaPage';
-
-import { lazyWidget } from '@widgets/index';
-import { registerWidget } from '@widgets/registry';
-// Page schemas as tabs of one screen: a renderer part (it draws other page schemas), offered to schemas as a widget.
-registerWidget('PageTabs', lazyWidget(() => import('./PageTabs'), 'PageTabs'));

@@ -1,4 +1,5 @@
 /** Page schema types (meta-schema: schemas/meta/page.schema.json; guide: docs/page-schema.md). */
+import type { DisplayFormat } from './format';
 
 /** The built-in page kinds; a module may register more (renderer/registry.ts). */
 export type PageKind = 'list' | 'tree-list' | 'master-detail' | 'form' | 'detail' | 'report' | 'dashboard' | 'result' | 'tabs';
@@ -117,6 +118,11 @@ export interface ActionSchema {
   widgetProps?: Record<string, unknown>;
   title?: string;
   width?: number;
+  // ---- composition (issue 26) ----
+  /** page: the page schema drawn in a drawer for the row (a region; `title` may hold `{field}` placeholders). */
+  page?: string;
+  /** page: the region's bound parameters (`"{field}"` filled from the row). */
+  params?: Record<string, unknown>;
 }
 
 export interface StatCard {
@@ -162,8 +168,8 @@ export interface PageSchema {
   data?: Array<Record<string, unknown>>;
   /** tree-list */
   tree?: { parentField?: string; hasChildField?: string; root?: string };
-  /** detail / result / dashboard / report */
-  sections?: Array<{ title?: string; columns?: number; items: Array<{ label: string; field?: string; value?: unknown; dict?: string }> }>;
+  /** detail / result / dashboard / report; tabs: a tab's sections */
+  sections?: SectionSchema[];
   status?: 'success' | 'error' | 'info' | 'warning' | '403' | '404' | '500';
   subTitle?: string;
   extra?: ActionSchema[];
@@ -172,4 +178,90 @@ export interface PageSchema {
   /** Online form / report code (kind list/report with `online`). */
   online?: { form?: string; report?: string };
   exportName?: string;
+  // ---- composition (issue 26) ----
+  /** tabs: the tabs of the page. */
+  tabs?: TabSchema[];
+  /** list: a tree left of the list (above it on phones) whose selected node sets a list parameter. */
+  aside?: AsideSchema;
+}
+
+// ---- Composition (issue 26): regions, tabs, detail sections, timeline, aside tree ----
+
+/** A region: another page schema drawn inside this one, with parameters bound from the parent record. */
+export interface RegionSchema {
+  /** Page id (schemas/pages/<id>.json). */
+  page: string;
+  /** Sent with every request of the region's page and given to its new records; `"{field}"` is filled from the parent record. */
+  params?: Record<string, unknown>;
+}
+
+/** A field of a description section. */
+export interface DisplayItem {
+  label: string;
+  field?: string;
+  value?: unknown;
+  /** Dictionary code: `<field>_dictText`, else the dictionary text (and, with format tag, its colour). */
+  dict?: string;
+  /** date | datetime | number | percent (a ratio: 0.25 → 25%) | bytes | duration (ms) | money | tag | files. */
+  format?: DisplayFormat | 'tag' | 'files';
+  /** number / percent / money decimals. */
+  precision?: number;
+  /** Text after the value (e.g. "%"). */
+  suffix?: string;
+  /** tag: value → antd tag colour (else the dictionary item's colour). */
+  colors?: Record<string, string>;
+  /** files: the record field that maps a stored path to the name it was uploaded with. */
+  fileNames?: string;
+  /** Columns the item spans. */
+  span?: number;
+}
+
+/** A log of the record as a timeline: rows of a record field, or of a url (`params` filled from the record). */
+export interface TimelineSchema {
+  field?: string;
+  url?: string;
+  params?: Record<string, unknown>;
+  /** Fields of a log row (defaults: who, when, action, comment, attachments). */
+  fields?: { who?: string; when?: string; action?: string; comment?: string; attachments?: string; status?: string };
+  /** Dictionaries of the action and status texts (the status shows as a coloured tag). */
+  actionDict?: string;
+  statusDict?: string;
+  /** The record field that maps a stored attachment path to its uploaded name. */
+  fileNames?: string;
+  /** Newest first (default: as listed). */
+  reverse?: boolean;
+}
+
+/** A section of a detail page (or a tab): descriptions, a bound region, or a timeline. */
+export interface SectionSchema {
+  title?: string;
+  /** Description columns on a wide screen (1–4; phones show 1). */
+  columns?: number;
+  items?: DisplayItem[];
+  region?: RegionSchema;
+  timeline?: TimelineSchema;
+}
+
+/** A tab: a page (a region with bound parameters) or sections of the record. */
+export interface TabSchema {
+  key?: string;
+  label: string;
+  page?: string;
+  params?: Record<string, unknown>;
+  sections?: SectionSchema[];
+}
+
+/** list: a tree filter beside the list. */
+export interface AsideSchema {
+  tree: {
+    /** GET url answering a nested list of nodes (or `{ records }`). */
+    url: string;
+    titleField?: string;
+    keyField?: string;
+    childrenField?: string;
+    /** The list parameter set to the selected node's key. */
+    param: string;
+    title?: string;
+    searchable?: boolean;
+  };
 }

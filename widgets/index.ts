@@ -83,10 +83,9 @@ WIDGETS.PermissionParentSelect = [() => import('./admin/PermissionParentSelect')
 WIDGETS.MenuIconSelect = [() => import('./admin/MenuIconSelect'), 'MenuIconSelect'];
 for (const n of ['PermissionTreeAssign', 'ResetPassword', 'UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect', 'MenuIconSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
-// Lecture observation (widgets/domain): improvement transitions with comment/evidence, task detail with its log.
+// Lecture observation (widgets/domain): improvement transitions with comment/evidence.
 WIDGETS.ImpTransition = [() => import('./domain/Improvement'), 'ImpTransition'];
-WIDGETS.ImpDetail = [() => import('./domain/Improvement'), 'ImpDetail'];
-for (const n of ['ImpTransition', 'ImpDetail']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
+registerWidget('ImpTransition', lazyWidget(WIDGETS.ImpTransition[0], 'ImpTransition'));
 
 // Demo page body of the dialog widgets (schemas/pages/demo/widgets/dialogs.json).
 WIDGETS.DialogWidgetsDemo = [() => import('./inputs/DialogWidgetsDemo'), 'DialogWidgetsDemo'];

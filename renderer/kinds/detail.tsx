@@ -1,4 +1,5 @@
 import { lazy } from 'react';
 import { registerPageKind } from '../registry';
 
-registerPageKind('detail', lazy(() => import('../StaticPages')));
+// One record: description sections, bound sub-lists, attachments, a timeline of its log, actions on it.
+registerPageKind('detail', lazy(() => import('../DetailPage')));

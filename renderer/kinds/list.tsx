@@ -1,5 +1,10 @@
-// A paged list: the list controller (renderer/ListPage.tsx) and its views.
+// A paged list: the list controller (renderer/ListPage.tsx) and its views; with `aside`, a tree filter beside it.
+import { AsideList } from '../AsideList';
 import { ListPage } from '../ListPage';
-import { registerPageKind } from '../registry';
+import { registerPageKind, type PageKindProps } from '../registry';
 
-registerPageKind('list', ListPage);
+function List(props: PageKindProps) {
+  return props.schema.aside ? <AsideList {...props} /> : <ListPage {...props} />;
+}
+
+registerPageKind('list', List);

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
@@ -28,7 +28,7 @@ export interface LoadedPage {
 
 const cache = new Map<string, { mtime: number; page: LoadedPage }>();
 
-function semantic(doc: Record<string, unknown>, file: string, ctx?: ServerContext): SchemaProblem[] {
+function semantic(doc: Record<string, unknown>, file: string, ctx: ServerContext | undefined, dir: string): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   const entity = doc.entity as string | undefined;
   if (entity && ctx && !ctx.entities.byName.has(entity)) out.push({ file, path: '/entity', reason: `unknown entity "${entity}"` });
@@ -42,6 +42,23 @@ function semantic(doc: Record<string, unknown>, file: string, ctx?: ServerContex
       if (keys.has(`${group}:${a.key}`)) out.push({ file, path: `/actions/${group}/${i}/key`, reason: `duplicate action "${a.key}"` });
       keys.add(`${group}:${a.key}`);
     });
+  for (const [path, ref] of pageRefs(doc)) if (!ID.test(ref) || ref.includes('..') || !existsSync(join(dir, `${ref}.json`))) out.push({ file, path, reason: `unknown page "${ref}"` });
+  return out;
+}
+
+type Doc = Record<string, any>;
+/** The pages a page draws inside itself (regions of sections, tabs, `page` actions), with their JSON paths. */
+function pageRefs(doc: Doc): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const sections = (list: Doc[] | undefined, at: string) =>
+    (list ?? []).forEach((s, i) => s.region?.page && out.push([`${at}/${i}/region/page`, s.region.page]));
+  sections(doc.sections, '/sections');
+  (doc.tabs as Doc[] | undefined)?.forEach((t, i) => {
+    if (t.page) out.push([`/tabs/${i}/page`, t.page]);
+    sections(t.sections, `/tabs/${i}/sections`);
+  });
+  for (const [group, list] of Object.entries((doc.actions ?? {}) as Record<string, Doc[]>))
+    list.forEach((a, i) => a.type === 'page' && a.page && out.push([`/actions/${group}/${i}/page`, a.page]));
   return out;
 }
 
@@ -72,7 +89,7 @@ export function loadPage(id: string, ctx?: ServerContext, dir = PAGES_DIR): Load
   try {
     const doc = JSON.parse(readFileSync(abs, 'utf8')) as Record<string, unknown>;
     page.problems = checkAgainst('page.schema.json', doc, file);
-    if (!page.problems.length) page.problems = semantic(doc, file, ctx);
+    if (!page.problems.length) page.problems = semantic(doc, file, ctx, dir);
     if (!page.problems.length) page.schema = doc;
   } catch (err) {
     page.problems = [{ file, path: '/', reason: `invalid JSON: ${(err as Error).message}` }];

@@ -1,6 +1,6 @@
 import type { ServerContext } from '../context.js';
 import { seedDicts, type DictSeed } from './dicts-base.js';
-import { IMP_STATUS_COLOR, IMP_STATUS_TEXT, RECORD_STATUS, type ImpStatus } from '../../shared/rules.js';
+import { IMP_LOG_TEXT, IMP_STATUS_COLOR, IMP_STATUS_TEXT, RECORD_STATUS, type ImpStatus } from '../../shared/rules.js';
 
 /** Vocabularies of lecture observation and improvement (DESIGN §4): stable codes, Chinese labels. */
 export const DOMAIN_DICTS: DictSeed[] = [
@@ -81,3 +81,13 @@ export const LAB_DICTS: DictSeed[] = [
   { code: 'device_status', name: '设备状况', items: [['NORMAL', '正常', 'green'], ['FAULT', '故障', 'red']] },
 ];
 export const seedLabDicts = (ctx: ServerContext) => seedDicts(ctx, LAB_DICTS);
+
+/**
+ * Texts that schema screens show instead of hand-written maps (issue 26): the improvement log's actions
+ * (the timeline of a task's detail) and how a scheduled job's run was started (its run history).
+ */
+export const DISPLAY_DICTS: DictSeed[] = [
+  { code: 'rect_log_action', name: '整改处理动作', items: Object.entries(IMP_LOG_TEXT) },
+  { code: 'job_trigger_type', name: '任务触发方式', items: [['cron', '定时触发'], ['manual', '手动执行']] },
+];
+export const seedDisplayDicts = (ctx: ServerContext) => seedDicts(ctx, DISPLAY_DICTS);

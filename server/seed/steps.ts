@@ -1,7 +1,7 @@
 import type { SeedStep } from './index.js';
 import { lectureSeedSteps } from './lecture.js';
 import { seedBaseDicts } from './dicts-base.js';
-import { seedDomainDicts } from './dicts-domain.js';
+import { seedDisplayDicts, seedDomainDicts } from './dicts-domain.js';
 import { seedJeecgDicts } from './dicts-jeecg.js';
 import { seedPositions } from './positions.js';
 import { menuSeedStep } from './menus.js';
@@ -32,3 +32,5 @@ seedSteps.push(...adminConfigSeeds);
 seedSteps.push(...auditSeedSteps);
 // 实验室管理: its dictionaries, then demo labs, services, contracts, plans, orders, bookings and use records.
 seedSteps.push(...labSeedSteps);
+// Display texts of the schema screens of issue 26 (a timeline's actions, a job run's trigger).
+seedSteps.push({ name: 'dicts-display', run: seedDisplayDicts });

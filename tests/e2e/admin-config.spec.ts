@@ -61,20 +61,31 @@ test('every configuration screen opens from its menu entry with the seeded data'
   await expect(row(page, 'e2e-route')).toContainText('端到端测试路由');
 
   await openMenu(page, '系统管理', '通讯录');
-  const book = page.locator('.address-book:visible');
+  // A list page with an aside tree (the departments): a node filters the list to its subtree.
+  const book = page.locator('.schema-aside-list:visible');
   await expect(book.locator('.ant-table-row').first()).toBeVisible();
+  const total = book.locator('.ant-pagination-total-text');
+  const all = await total.innerText();
   await book.locator('.ant-tree').getByText('计算机学院', { exact: true }).click();
   await expect(book.locator('.ant-table-row').first()).toContainText('计算机学院');
+  await expect(total).not.toHaveText(all);
   const firstName = (await book.locator('.ant-table-row').first().locator('td').first().innerText()).trim();
   await book.getByPlaceholder('请输入姓名查询').fill(firstName);
-  await book.getByRole('button', { name: /查\s*询/ }).click();
+  await book.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect(async () => {
     const names = await book.locator('.ant-table-row td:first-child').allInnerTexts();
     expect(names.length).toBeGreaterThan(0);
     for (const t of names) expect(t).toContain(firstName);
   }).toPass({ timeout: 15_000 });
   await book.getByPlaceholder('请输入姓名查询').fill('');
-  await book.getByRole('button', { name: /查\s*询/ }).click();
+  await book.getByRole('button', { name: /^查\s*询$/ }).click();
+  // The tree's search keeps the matching departments; choosing the node again shows everyone.
+  await book.locator('.schema-aside').getByPlaceholder('搜索').fill('数学');
+  await expect(book.locator('.ant-tree').getByText('数学与统计学院', { exact: true })).toBeVisible();
+  await expect(book.locator('.ant-tree').getByText('计算机学院', { exact: true })).toHaveCount(0);
+  await book.locator('.schema-aside').getByPlaceholder('搜索').fill('');
+  await book.locator('.ant-tree').getByText('计算机学院', { exact: true }).click();
+  await expect(total).toHaveText(all);
   await shot(page, 'address');
 
   await openMenu(page, '系统管理', '数据规则');
@@ -141,12 +152,17 @@ test('a job made with the cron builder fires and records its run, then is paused
   await expect(row(page, '示例任务')).toContainText('正常');
 
   await row(page, '示例任务').getByText('执行记录', { exact: true }).click();
+  // 执行记录: the run list (system/JobRunList) as a region of the job, in a drawer.
   const drawer = page.locator('.ant-drawer:visible');
-  await expect(drawer).toContainText('0/5 * * * * ?');
-  // The history refreshes itself every 5 s: a timed run appears with its outcome.
+  await expect(drawer.locator('.ant-drawer-title')).toContainText('0/5 * * * * ?');
+  // A timed run appears with its outcome (刷新 reloads the region's list).
   const run = drawer.locator('.ant-table-row').filter({ hasText: '定时触发' }).filter({ hasText: '成功' }).first();
-  await expect(run).toBeVisible({ timeout: 40_000 });
+  await expect(async () => {
+    await drawer.getByRole('button', { name: /^刷\s*新$/ }).click();
+    await expect(run).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 40_000 });
   await expect(run).toContainText('示例任务执行');
+  await expect(run.locator('.ant-tag')).toHaveText('成功');
   await shot(page, 'job-runs');
   await drawer.locator('.ant-drawer-close').click();
 

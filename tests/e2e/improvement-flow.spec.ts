@@ -219,12 +219,12 @@ test('an improvement task raised from a flagged record is walked to closure on t
   await confirmAction(page, title, '销号', '已销号');
   expect(await actionsOf(page, title)).toEqual(['详情']);
 
-  // The transition log on the task detail: who, when, comment, attachments.
+  // The task detail (a detail page schema): the transition log as a timeline — who, when, comment, attachments.
   await clickAction(page, title, '详情');
-  const detail = page.getByTestId('imp-detail');
+  const detail = page.locator('.ant-drawer-content .schema-detail');
   await expect(detail).toBeVisible({ timeout: 20_000 });
-  const log = detail.getByTestId('imp-log');
-  const items = log.locator('.imp-log-item');
+  const log = detail.locator('.schema-timeline');
+  const items = log.locator('.schema-timeline-item');
   await expect(items.first()).toContainText('创建');
   const texts = await items.allInnerTexts();
   expect(texts.map((t) => t.split(/\s/)[0])).toEqual(['创建', '下发', '签收', '分解', '提交验收', '退回', '提交验收', '验收通过', '销号']);
@@ -232,8 +232,14 @@ test('an improvement task raised from a flagged record is walked to closure on t
   expect(texts[5]).toContain(leader.realname);
   expect(texts[4]).toContain('附件：summary.png'); // the name it was uploaded with, not the stored one
   expect(texts[4]).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+  await expect(items.last().locator('.ant-tag')).toHaveText('已销号');
+  // Descriptions with formats: the status as its dictionary's tag, the evidence as download links under their uploaded names.
+  await expect(detail.locator('.schema-descriptions .ant-tag')).toHaveText('已销号');
+  await expect(detail.locator('.schema-descriptions .schema-files a')).toHaveText('summary.png');
+  await expect(detail.locator('.schema-descriptions .schema-files a')).toHaveAttribute('href', /\/sys\/common\/static\/.+[?]token=/);
+  // The subtasks: a bound sub-list (improvement/TaskSubtasks with taskId = the task's id).
   await expect(detail.locator('.ant-table-tbody tr').filter({ hasText: subTitle })).toContainText('已验收');
-  await page.locator('.ant-drawer-content').filter({ has: detail }).screenshot({ path: 'test-results/improvement-detail.png' });
+  await page.locator('.ant-drawer-content').filter({ has: page.locator('.schema-detail') }).screenshot({ path: 'test-results/improvement-detail.png' });
 });
 
 async function drawerActionAfterReload(page: Page, title: string, label: string, fill: Record<string, string>, button: string, status: string) {

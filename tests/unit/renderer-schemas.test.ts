@@ -37,3 +37,29 @@ describe('page schemas', () => {
     }
   });
 });
+
+describe('composition (regions, tabs, page actions)', () => {
+  it('a page drawn inside another must exist: an unknown one is reported with its JSON path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pages-'));
+    try {
+      mkdirSync(join(dir, 'x'));
+      writeFileSync(join(dir, 'x/Sub.json'), JSON.stringify({ kind: 'list', title: 'S', api: { list: '/a/list' } }));
+      writeFileSync(join(dir, 'x/Tabs.json'), JSON.stringify({ kind: 'tabs', title: 'T', tabs: [{ label: 'A', page: 'x/Sub' }, { label: 'B', page: 'x/Nope' }, { label: 'C', sections: [{ items: [{ label: 'X', field: 'x', format: 'money' }] }] }] }));
+      writeFileSync(
+        join(dir, 'x/Detail.json'),
+        JSON.stringify({ kind: 'detail', title: 'D', sections: [{ title: 'R', region: { page: 'x/Gone', params: { pid: '{id}' } } }], actions: { row: [{ key: 'p', label: 'P', type: 'page', page: 'x/Sub' }] } }),
+      );
+      writeFileSync(join(dir, 'x/TabNoContent.json'), JSON.stringify({ kind: 'tabs', title: 'T', tabs: [{ label: 'A' }] }));
+      writeFileSync(join(dir, 'x/ListAside.json'), JSON.stringify({ kind: 'list', title: 'L', api: { list: '/a/list' }, aside: { tree: { url: '/a/tree' } } }));
+      expect(loadPage('x/Tabs', undefined, dir)!.problems).toEqual([{ file: expect.any(String), path: '/tabs/1/page', reason: 'unknown page "x/Nope"' }]);
+      expect(loadPage('x/Detail', undefined, dir)!.problems.map((p) => p.path)).toEqual(['/sections/0/region/page']);
+      writeFileSync(join(dir, 'x/TabBadFormat.json'), JSON.stringify({ kind: 'tabs', title: 'T', tabs: [{ label: 'A', sections: [{ items: [{ label: 'X', format: 'bogus' }] }] }] }));
+      expect(loadPage('x/TabNoContent', undefined, dir)!.problems[0]!.path).toBe('/tabs/0');
+      expect(loadPage('x/TabBadFormat', undefined, dir)!.problems.map((p) => p.path)).toContain('/tabs/0/sections/0/items/0/format');
+      expect(loadPage('x/ListAside', undefined, dir)!.problems[0]).toMatchObject({ path: '/aside/tree' });
+      expect(loadPage('x/Sub', undefined, dir)!.problems).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
