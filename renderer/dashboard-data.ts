@@ -116,7 +116,7 @@ export function chartOption(chart: DashboardChart, data: unknown, history?: Hist
           axisLabel: { distance: 16, fontSize: 10 },
           title: { offsetCenter: [0, '70%'], fontSize: 12 },
           detail: { valueAnimation: true, formatter: `{value}${chart.unit ?? ''}`, fontSize: 22, offsetCenter: [0, 0] },
-          data: [{ name: s.name, value: num(pick(data, s.field), s.scale) }],
+          data: [{ name: s.name, value: Math.round(num(pick(data, s.field), s.scale) * 10) / 10 }],
         },
       ],
     };
@@ -135,7 +135,8 @@ export function chartOption(chart: DashboardChart, data: unknown, history?: Hist
       name: s.name,
       type: type === 'area' ? 'line' : type,
       ...(type === 'area' ? { areaStyle: { opacity: 0.25 } } : {}),
-      ...(type !== 'bar' ? { smooth: true, showSymbol: !history } : { barMaxWidth: 22 }),
+      // A history's first sample is a dot (a line needs two).
+      ...(type !== 'bar' ? { smooth: true, showSymbol: !history || history.t.length < 2 } : { barMaxWidth: 22 }),
       ...(chart.stack ? { stack: 'total' } : {}),
       ...(s.color ? { itemStyle: { color: s.color } } : {}),
       data: history ? (history.v[i] ?? []) : rows.map((r) => num(pick(r, s.field), s.scale)),
