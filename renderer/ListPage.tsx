@@ -20,6 +20,7 @@ import { lazyWidget } from '@widgets/index';
 import { JSuperQuery } from '@widgets/query/JSuperQuery';
 import type { PageKindProps } from './registry';
 import { useActionRunner } from './useActions';
+import { startPolling } from './polling';
 
 const FormModal = lazy(() => import('./FormModal'));
 
@@ -71,7 +72,8 @@ function NumberRange({ value, onChange }: { value?: [number?, number?]; onChange
   );
 }
 
-function queryControl(f: QueryFieldSchema, dicts: Record<string, DictOption[]>): ReactNode {
+/** The input of a query field (also the dashboard's filters). */
+export function queryControl(f: QueryFieldSchema, dicts: Record<string, DictOption[]>): ReactNode {
   const props = f.props ?? {};
   const options = f.options ?? (f.dict ? (dicts[f.dict] ?? []).map((d) => ({ label: d.text, value: d.value })) : undefined);
   switch (f.widget ?? (options ? 'Select' : 'Input')) {
@@ -286,7 +288,8 @@ export function ListPage({ pageId, schema, params: bound, embedded }: PageKindPr
   const [headerCode] = useState(() => (schema.header ? preloadWidget(schema.header.widget) : undefined));
   const listParams = useMemo(() => ({ ...fromUrl, ...query }), [fromUrl, query]);
 
-  const load = useCallback(async () => {
+  // `quiet` (a poll): no spinner and no warning; the rows are replaced in place, the selection is kept.
+  const load = useCallback(async (quiet = false) => {
     if (schema.data) {
       setRows(schema.data);
       setTotal(schema.data.length);
@@ -302,13 +305,13 @@ export function ListPage({ pageId, schema, params: bound, embedded }: PageKindPr
     firstUsed.current = true;
     if (early && known) return; // drawn in the first render
     const mine = ++seq.current;
-    setLoading(true);
+    if (!quiet) setLoading(true);
     try {
       const r = await (early ?? http.get<ListResult>(urls.list, p));
       await headerCode;
       if (mine !== seq.current) return;
       if (!r.success) {
-        message.warning(r.message);
+        if (!quiet) message.warning(r.message);
         return;
       }
       const { records, count } = listAnswer(r.result);
@@ -330,6 +333,10 @@ export function ListPage({ pageId, schema, params: bound, embedded }: PageKindPr
   useEffect(() => {
     void load();
   }, [load]);
+  // `poll`: the current page again every N seconds while the tab is visible (nothing without it).
+  const loadNow = useRef(load);
+  loadNow.current = load;
+  useEffect(() => (schema.poll ? startPolling(() => loadNow.current(true), schema.poll * 1000) : undefined), [schema.poll]);
 
   // `form.prefill`: a link like /improvement/task?recordId=… opens 新增 pre-filled (once per URL); with
   // several parameters the first one the URL has is used.

@@ -1,33 +1,15 @@
 import { useEffect, useState } from 'react';
-import { Button, Card, Col, Descriptions, Result, Row, Statistic, Table } from 'antd';
+import { Button, Card, Descriptions, Result, Table } from 'antd';
 import { http } from '@core/http/client';
 import { getWidget } from '@widgets/registry';
 import '@widgets/index';
 import { dictText, useDicts } from '@core/dict';
 import { urlsOf } from './scope';
-import type { PageSchema, StatCard } from '@shared/page-schema';
+import type { PageSchema } from '@shared/page-schema';
 
 type Row = Record<string, unknown>;
 
-function pick(obj: unknown, path?: string): unknown {
-  if (!path) return obj;
-  return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Row)[k] : undefined), obj);
-}
-
-function Card1({ c }: { c: StatCard }) {
-  const [v, setV] = useState<unknown>(c.value);
-  useEffect(() => {
-    if (!c.url) return;
-    void http.get(c.url).then((r) => r.success && setV(pick(r.result, c.path)));
-  }, [c.url, c.path]);
-  return (
-    <Card bordered={false}>
-      <Statistic title={c.title} value={v as number | string | undefined} suffix={c.suffix} />
-    </Card>
-  );
-}
-
-/** result, detail, dashboard and report pages. */
+/** result, detail and report pages. */
 export default function StaticPages({ schema }: { schema: PageSchema }) {
   const [record, setRecord] = useState<Row>(schema.data?.[0] ?? {});
   const dicts = useDicts((schema.sections ?? []).flatMap((s) => (s.items ?? []).map((i) => i.dict)).filter((d): d is string => !!d));
@@ -54,23 +36,6 @@ export default function StaticPages({ schema }: { schema: PageSchema }) {
         />
         {schema.sections && <Sections schema={schema} record={record} dicts={dicts} />}
       </Card>
-    );
-  if (schema.kind === 'dashboard')
-    return (
-      <div>
-        <Row gutter={[16, 16]}>
-          {(schema.cards ?? []).map((c, i) => (
-            <Col key={i} span={c.span ?? 6}>
-              <Card1 c={c} />
-            </Col>
-          ))}
-        </Row>
-        {schema.sections && (
-          <Card bordered={false} style={{ marginTop: 16 }}>
-            <Sections schema={schema} record={record} dicts={dicts} />
-          </Card>
-        )}
-      </div>
     );
   if (schema.kind === 'report') return <Report schema={schema} />;
   return (

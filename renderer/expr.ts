@@ -7,6 +7,8 @@
  * docs/page-schema.md.
  */
 
+import { formatValue, type DisplayFormat } from '@shared/format';
+
 export type Scope = Record<string, unknown>;
 
 type Node =
@@ -36,6 +38,18 @@ const HELPERS: Record<string, (...a: unknown[]) => unknown> = {
   String: (x) => (x === undefined || x === null ? '' : String(x)),
   Number: (x) => Number(x),
   startsWith: (s, p) => typeof s === 'string' && typeof p === 'string' && s.startsWith(p),
+  // Dashboards (issue 26): figures of an answer in texts and titles.
+  /** sum(list, field?): the sum of the numbers (or of a field of each row) of a list. */
+  sum: (list, field) => (Array.isArray(list) ? list.reduce<number>((a, r) => a + (Number(typeof field === 'string' && r && typeof r === 'object' ? (r as Record<string, unknown>)[field] : r) || 0), 0) : 0),
+  /** join(listOrObject, sep?): a list's items, or an object's `key value` pairs, joined (default ' / ' and '，'). */
+  join: (x, sep) =>
+    Array.isArray(x) ? x.join(typeof sep === 'string' ? sep : ' / ') : x && typeof x === 'object' ? Object.entries(x).map(([k, v]) => `${k} ${String(v)}`).join(typeof sep === 'string' ? sep : '，') : '',
+  /** fmt(value, format, precision?): a value in a display format (shared/format.ts). */
+  fmt: (v, format, precision) => formatValue(v, format as DisplayFormat, { precision: typeof precision === 'number' ? precision : undefined }),
+  round: (n, d) => {
+    const k = 10 ** (typeof d === 'number' ? d : 0);
+    return Math.round(Number(n) * k) / k;
+  },
 };
 
 const BINARY: Record<string, number> = {

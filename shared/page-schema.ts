@@ -125,16 +125,6 @@ export interface ActionSchema {
   params?: Record<string, unknown>;
 }
 
-export interface StatCard {
-  title: string;
-  value?: number | string;
-  /** url returning a number (result) or an object and `path` within it */
-  url?: string;
-  path?: string;
-  suffix?: string;
-  span?: number;
-}
-
 export interface PageSchema {
   $schema?: string;
   kind: PageKind | (string & {});
@@ -173,7 +163,6 @@ export interface PageSchema {
   status?: 'success' | 'error' | 'info' | 'warning' | '403' | '404' | '500';
   subTitle?: string;
   extra?: ActionSchema[];
-  cards?: StatCard[];
   chart?: { type: 'bar' | 'line' | 'pie'; x: string; y: string; title?: string };
   /** Online form / report code (kind list/report with `online`). */
   online?: { form?: string; report?: string };
@@ -264,4 +253,122 @@ export interface AsideSchema {
     title?: string;
     searchable?: boolean;
   };
+}
+
+// ---- Dashboards and list polling (issue 26): renderer/kinds/dashboard.tsx, renderer/ListPage.tsx ----
+
+export interface PageSchema {
+  /** dashboard: page-level filters; their values go as parameters into every panel's request. */
+  filters?: DashboardFilter[];
+  /** dashboard: the panels, in a responsive grid. */
+  panels?: DashboardPanel[];
+  /** list: re-requests the current page every N seconds, quietly (no spinner; selection kept); paused while the tab is hidden. */
+  poll?: number;
+}
+
+/** A dashboard filter: a query field, whose default may be read once from a url (e.g. the current term). */
+export interface DashboardFilter extends QueryFieldSchema {
+  defaultFrom?: { url: string; path?: string };
+}
+
+/** A value of a panel: a dot path in the panel's data (`field`), or a template (`value`, `{{ … }}` parts). */
+export interface DashboardValue {
+  field?: string;
+  value?: string | number;
+  format?: import('./format').DisplayFormat;
+  precision?: number;
+  /** Multiplies a number before it is formatted (e.g. 1000: seconds → the duration format's milliseconds). */
+  scale?: number;
+  suffix?: string;
+  dict?: string;
+  /** value → antd tag colour: the value shows as a tag. */
+  colors?: Record<string, string>;
+}
+
+export interface DashboardItem extends DashboardValue {
+  label: string;
+  span?: number;
+}
+
+export interface DashboardColumn extends DashboardValue {
+  /** Dot path in the row. */
+  dataIndex: string;
+  title: string;
+  width?: number;
+  align?: 'left' | 'center' | 'right';
+  ellipsis?: boolean;
+  /** A cell widget (widgets/registry.ts, e.g. "cell:tag") with `{ value, record, ...widgetProps }`. */
+  widget?: string;
+  widgetProps?: Record<string, unknown>;
+}
+
+export interface DashboardChart {
+  type: 'bar' | 'line' | 'area' | 'pie' | 'gauge';
+  /** Rows (an array): the category field of each row. */
+  x?: string;
+  /** Text of an empty category. */
+  emptyX?: string;
+  /** One series per field (rows: a column of each row; an object: one value, or a pie's slices). */
+  series: Array<{ name: string; field: string; type?: 'bar' | 'line' | 'area'; color?: string; scale?: number }>;
+  horizontal?: boolean;
+  stack?: boolean;
+  /** Rolling history: each answer adds one sample (its time on the x axis); the last N are kept. */
+  history?: number;
+  unit?: string;
+  /** gauge: the top of the scale (default 100). */
+  max?: number;
+  height?: number;
+}
+
+export interface DashboardPanel extends DashboardValue {
+  type: 'stat' | 'descriptions' | 'chart' | 'table' | 'progress' | 'list' | 'widget';
+  /** Names the panel (its `data-testid`). */
+  key?: string;
+  /** Template over `$data`, `$root`, `$user`, `$filters`. */
+  title?: string;
+  /** Text under the title (template). */
+  description?: string;
+  /** Grid columns (of 24) from the `lg` breakpoint on, or per breakpoint; phones: one column unless `xs` says otherwise. */
+  span?: number | Partial<Record<'xs' | 'sm' | 'md' | 'lg' | 'xl' | 'xxl', number>>;
+  /** GET url of the data (page filters and `params` are sent); panels with the same url and params share one request. */
+  url?: string;
+  params?: Record<string, unknown>;
+  /** Where the panel's data is in the answer (dot path). */
+  path?: string;
+  /** Re-requests every N seconds while the page is visible. */
+  refresh?: number;
+  /** Shown when true (expression over `$data`, `$root`, `$user`). */
+  visible?: unknown;
+  /** Drill-down: a link in the panel's corner (a stat: the whole card); shown when the user's menu has the path, or `always`. */
+  link?: { url: string; label?: string; always?: boolean };
+  emptyText?: string;
+  // stat
+  prefix?: string;
+  /** stat: the value's colour (template). */
+  color?: string;
+  /** stat: a signed change shown with an arrow. */
+  trend?: DashboardValue;
+  // descriptions
+  items?: DashboardItem[];
+  column?: number;
+  // chart
+  chart?: DashboardChart;
+  // table
+  columns?: DashboardColumn[];
+  rowKey?: string;
+  pageSize?: number;
+  /** table / list: where a row leads (`{field}` filled from the row). */
+  rowLink?: string;
+  // progress: `field`/`value` is a percentage (0–100; format percent: a ratio); over rows, one per row
+  label?: string;
+  caption?: string;
+  progressType?: 'line' | 'circle' | 'dashboard';
+  /** progress: at or above this percentage the bar shows as exceeded (red). */
+  warn?: number;
+  // list: rows (title / description / extra templates over `$row`), or static links
+  links?: Array<{ label: string; url: string; description?: string; always?: boolean }>;
+  extra?: string;
+  // widget
+  widget?: string;
+  widgetProps?: Record<string, unknown>;
 }

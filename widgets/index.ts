@@ -59,7 +59,8 @@ export const WIDGETS: Record<string, [Loader, string]> = {
   JDetailsModal: [() => import('./inputs/JDetailsModal'), 'JDetailsModal'],
   JSubTablePopover: [() => import('./inputs/JSubTablePopover'), 'JSubTablePopover'],
   JEditableTable: [() => import('./table/JEditableTable'), 'JEditableTable'],
-  TermDashboard: [() => import('./dashboard/TermDashboard'), 'TermDashboard'],
+  // The home page's 7-day visits (a dashboard `widget` panel).
+  VisitChart: [() => import('./dashboard/VisitChart'), 'VisitChart'],
   TimetableGrid: [() => import('./timetable/TimetableGrid'), 'TimetableGrid'],
   TimetableImport: [() => import('./timetable/TimetableImport'), 'TimetableImport'],
 };

@@ -22,34 +22,17 @@ const AccountSettings = lazy(() => import('@app/pages/account/AccountSettings'))
 
 /** Built-in pages of app/pages by menu `component` (second in the resolution order of DESIGN §2). */
 export const BUILTIN_PAGES: Record<string, Lazy> = {
-  'dashboard/Analysis': lazy(() => import('@app/pages/builtin/Welcome')),
   'exception/403': lazy(() => import('@app/pages/exception/Exception403')),
   'exception/404': lazy(() => import('@app/pages/exception/Exception404')),
   'exception/500': lazy(() => import('@app/pages/exception/Exception500')),
-  ...monitorPages(),
   'account/center/Index': lazy(() => import('@app/pages/account/AccountCenter')),
   'account/settings/Index': AccountSettings,
   // JeecgBoot 3.4's view names of the settings tabs (menu rows under /account/settings): the same page, its tab from the path.
   ...Object.fromEntries(['BaseSetting', 'Security', 'Custom', 'Binding', 'Notification'].map((v) => [`account/settings/${v}`, AccountSettings])),
 };
 
-/** Monitoring screens (app/pages/builtin/Monitor.tsx) under the menu components of docs/menus.md. */
-function monitorPages(): Record<string, Lazy> {
-  const load = (name: 'SystemInfo' | 'DiskMonitoring' | 'HttpTrace' | 'NodeInfo' | 'DatabaseInfo' | 'HttpServerInfo') =>
-    lazy(() => import('@app/pages/builtin/Monitor').then((m) => ({ default: m[name] })));
-  return {
-    'modules/monitor/SystemInfo': load('SystemInfo'),
-    'modules/monitor/DiskMonitoring': load('DiskMonitoring'),
-    'modules/monitor/HttpTrace': load('HttpTrace'),
-    'modules/monitor/JvmInfo': load('NodeInfo'),
-    'modules/monitor/RedisInfo': load('DatabaseInfo'),
-    'modules/monitor/TomcatInfo': load('HttpServerInfo'),
-  };
-}
-
-export const UnderConstruction = ({ what }: { what?: string }) => (
-  <Result status="info" title="建设中" subTitle={`该页面正在建设中，敬请期待${what ? `（${what}）` : ''}`} />
-);
+/** A menu entry whose screen does not exist (yet): no internal names (component paths) are shown. */
+export const NoSuchPage = () => <Result status="404" title="页面不存在" subTitle="该功能暂未提供，请联系管理员" />;
 
 const Spinner = () => (
   <div className="page-spin">
@@ -77,7 +60,7 @@ function Schema({ pageId }: { pageId: string }) {
   );
 }
 
-/** A screen by `component`: page schema → built-in page → online list → 建设中. */
+/** A screen by `component`: page schema → built-in page → online list → 页面不存在. */
 export function ComponentPage({ component }: { component: string }) {
   // Known at once when the lookup started before the layout rendered (core/session/prefetch.ts).
   const [hasSchema, setHasSchema] = useState<boolean | undefined>(() => knownPageSchema(component));
@@ -102,7 +85,7 @@ export function ComponentPage({ component }: { component: string }) {
     );
   const kind = onlineKind(component);
   if (kind) return <Schema pageId={`online/${kind}`} />;
-  return <UnderConstruction what={component} />;
+  return <NoSuchPage />;
 }
 
 export function RouteElement({ def }: { def: RouteDef }) {
@@ -110,5 +93,5 @@ export function RouteElement({ def }: { def: RouteDef }) {
   if (def.component === IFRAME_COMPONENT && def.url) return <IframePage url={def.url} />;
   if (def.external && def.url) return <ExternalPage url={def.url} />;
   if (def.component) return <ComponentPage component={def.component.replace(/^\/+/, '')} />;
-  return <UnderConstruction />;
+  return <NoSuchPage />;
 }

@@ -1,4 +1,5 @@
+// Page filters and data-bound panels of figures, charts, tables and links (renderer/Dashboard.tsx).
 import { lazy } from 'react';
 import { registerPageKind } from '../registry';
 
-registerPageKind('dashboard', lazy(() => import('../StaticPages')));
+registerPageKind('dashboard', lazy(() => import('../Dashboard')));

@@ -9,6 +9,7 @@ import type { ServerContext } from '../context.js';
 import { ok } from '../http/envelope.js';
 import { fmt } from '../util.js';
 import { safeUrl } from './log.js';
+import { hubOf } from './notify.js';
 
 /** Recent requests and counters of one server, fed by an onResponse hook. */
 class HttpStats {
@@ -202,6 +203,9 @@ export async function registerMonitor(api: FastifyInstance, ctx: ServerContext) 
       requests: stats.total,
       inFlight: stats.inFlight,
       connections,
+      // The notice sockets (/websocket/{userId}) open on this server, and their users.
+      sockets: hubOf(ctx).clients.size,
+      socketUsers: new Set([...hubOf(ctx).clients].map((c) => c.userId)).size,
       status: stats.status,
       latencyMs: { p50: stats.percentile(50), p90: stats.percentile(90), p99: stats.percentile(99), max: stats.percentile(100) },
       time: fmt(new Date()),

@@ -20,15 +20,17 @@ for (const who of ['admin', 'supervisor', 'leader', 'teacher'] as const) {
   test(`home shows the term dashboard of ${who} with the API's numbers`, async ({ page }) => {
     await login(page, who);
     await expect(page).toHaveURL(/\/dashboard\/analysis$/);
-    const dash = page.getByTestId('term-dashboard');
-    await expect(dash).toBeVisible({ timeout: 20_000 });
+    // The home page is a dashboard schema (schemas/pages/dashboard/Analysis.json): panels by key.
+    const hello = page.getByTestId('dash-hello');
+    await expect(hello).toBeVisible({ timeout: 20_000 });
     const s = await apiGet(page, '/supervisor/dashboard/summary');
     expect(s.term).toBeTruthy();
-    await expect(page.getByTestId('dash-week')).toHaveText(String(s.term.week));
-    await expect(page.getByTestId('dash-required')).toHaveText(String(s.mine.required));
-    await expect(page.getByTestId('dash-actual')).toHaveText(String(s.mine.actual));
-    await expect(page.getByTestId('dash-rate')).toHaveText(pct(s.mine.rate));
-    await expect(page.getByTestId('dash-overdue')).toHaveText(String(s.overdueTasks.length));
+    await expect(hello).toContainText(`${s.term.name} · 第 ${s.term.week} 周（共 ${s.term.weekCount} 周）`);
+    const stat = (key: string) => page.getByTestId(key).locator('.dashboard-value');
+    await expect(stat('dash-required')).toHaveText(String(s.mine.required));
+    await expect(stat('dash-actual')).toHaveText(String(s.mine.actual));
+    await expect(stat('dash-rate')).toHaveText(pct(s.mine.rate));
+    await expect(stat('dash-overdue')).toHaveText(String(s.overdueTasks.length));
     // Recent records: same rows, same order.
     const recent = page.getByTestId('dash-recent').locator('tr.ant-table-row');
     await expect(recent).toHaveCount(s.recent.length);

@@ -117,9 +117,8 @@ test.describe('notice centre and system services', () => {
     await login(page, 'admin');
     await expect(page.getByTestId('visit-chart').locator('canvas')).toBeVisible();
     await page.goto('/monitor/SystemInfo');
-    const card = page.locator('.ant-card').filter({ hasText: '系统信息' });
-    await expect(card.getByText('CPU使用率', { exact: true })).toBeVisible();
-    await expect(card.locator('canvas')).toBeVisible();
+    await expect(page.getByTestId('system').getByText('CPU使用率', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('system-history').locator('canvas')).toBeVisible();
     const before = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/sys/actuator/system')).length);
     await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/sys/actuator/system')).length), { timeout: 8000 }).toBeGreaterThan(before);
     await page.goto('/monitor/HttpTrace');

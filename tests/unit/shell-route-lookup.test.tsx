@@ -47,7 +47,7 @@ describe('main layout route lookup', () => {
   });
 
   it("renders the route's page inside a tab's <Routes>, whatever the window's location", () => {
-    const lookup = routeLookup([{ ...def('/system/user'), component: undefined }]); // no component: 建设中
+    const lookup = routeLookup([{ ...def('/system/user'), component: undefined }]); // no component: 页面不存在
     const Where = () => <span data-testid="where">{useLocation().pathname}</span>;
     render(
       <MemoryRouter initialEntries={['/elsewhere']}>
@@ -56,6 +56,6 @@ describe('main layout route lookup', () => {
       </MemoryRouter>,
     );
     expect(screen.getByTestId('where').textContent).toBe('/elsewhere');
-    expect(screen.getByText('建设中')).toBeTruthy();
+    expect(screen.getByText('页面不存在')).toBeTruthy();
   });
 });

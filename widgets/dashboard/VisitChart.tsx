@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { http } from '@core/http/client';
 import { EChart } from '@widgets/statistics/Chart';
 
-/** 7-day login chart of the home page (/sys/visitInfo). */
+/** 7-day login chart of the home page (/sys/visitInfo): a dashboard `widget` panel (schemas/pages/dashboard/Analysis.json). */
 export function VisitChart() {
   const [rows, setRows] = useState<Array<{ visit: number; ip: number; type: string }>>([]);
   useEffect(() => {

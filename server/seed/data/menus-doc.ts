@@ -43,7 +43,7 @@ const INTRO = [
   "Rules other areas rely on:",
   "",
   "- **Page schemas** are named after `component`: `schemas/pages/<component>.json` (e.g. `schemas/pages/supervisor/TermList.json`).",
-  "  A `component` with neither a page schema nor a built-in page opens the 建设中 page. Containers use `layouts/RouteView`.",
+  "  A `component` with neither a page schema nor a built-in page opens the 页面不存在 page (it names no internal component). Containers use `layouts/RouteView`.",
   "- **Permission codes** are named after the screen's prefix (`perms` column). The menu row of every leaf screen with a prefix",
   "  carries `<prefix>:list` (the screen's read permission; the list/query routes of that screen check it).",
   "  Buttons (menuType 2) carry `<prefix>:<button>`; `crud` screens have the standard buttons",
