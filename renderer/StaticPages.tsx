@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Button, Card, Col, Descriptions, Result, Row, Statistic, Table } from 'antd';
+import { Card, Col, Descriptions, Result, Row, Statistic, Table } from 'antd';
 import { http } from '@core/http/client';
 import { getWidget } from '@widgets/registry';
 import '@widgets/index';
 import { dictText, useDicts } from '../core/dict';
 import { urlsOf } from './scope';
+import { PageActions } from './PageActions';
 import type { PageSchema, StatCard } from '../shared/page-schema';
 
 type Row = Record<string, unknown>;
@@ -28,7 +29,7 @@ function Card1({ c }: { c: StatCard }) {
 }
 
 /** result, detail, dashboard and report pages. */
-export default function StaticPages({ schema }: { schema: PageSchema }) {
+export default function StaticPages({ pageId = '', schema }: { pageId?: string; schema: PageSchema }) {
   const [record, setRecord] = useState<Row>(schema.data?.[0] ?? {});
   const dicts = useDicts((schema.sections ?? []).flatMap((s) => s.items.map((i) => i.dict)).filter((d): d is string => !!d));
   const urls = urlsOf(schema);
@@ -46,11 +47,7 @@ export default function StaticPages({ schema }: { schema: PageSchema }) {
           status={schema.status ?? 'success'}
           title={schema.title}
           subTitle={schema.subTitle}
-          extra={(schema.extra ?? []).map((a) => (
-            <Button key={a.key} type={a.primary ? 'primary' : 'default'} href={a.url}>
-              {a.label}
-            </Button>
-          ))}
+          extra={<PageActions pageId={pageId} schema={schema} actions={schema.extra ?? []} record={record} />}
         />
         {schema.sections && <Sections schema={schema} record={record} dicts={dicts} />}
       </Card>

@@ -61,7 +61,6 @@ export const WIDGETS: Record<string, [Loader, string]> = {
   JEditableTable: [() => import('./table/JEditableTable'), 'JEditableTable'],
   TermDashboard: [() => import('./dashboard/TermDashboard'), 'TermDashboard'],
   TimetableGrid: [() => import('./timetable/TimetableGrid'), 'TimetableGrid'],
-  TimetableImport: [() => import('./timetable/TimetableImport'), 'TimetableImport'],
 };
 
 for (const [name, [load, exp]] of Object.entries(WIDGETS)) registerWidget(name, lazyWidget(load, exp));
@@ -74,19 +73,17 @@ WIDGETS.IndexScoreForm = [() => import('./domain/IndexScoreForm'), 'IndexScoreFo
 WIDGETS.IndexTreeEditor = [() => import('./domain/IndexTreeEditor'), 'IndexTreeEditor'];
 for (const n of ['LessonPicker', 'IndexScoreForm', 'IndexTreeEditor']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
-// System administration (widgets/admin): role authorisation tree, password reset, user role/department fields, menu parent and icon.
-WIDGETS.PermissionTreeAssign = [() => import('./admin/PermissionTreeAssign'), 'PermissionTreeAssign'];
+// System administration (widgets/admin): password reset, user role/department fields, menu parent and icon.
 WIDGETS.ResetPassword = [() => import('./admin/ResetPassword'), 'ResetPassword'];
 WIDGETS.UserRoleSelect = [() => import('./admin/UserRelations'), 'UserRoleSelect'];
 WIDGETS.UserDepartSelect = [() => import('./admin/UserRelations'), 'UserDepartSelect'];
 WIDGETS.PermissionParentSelect = [() => import('./admin/PermissionParentSelect'), 'PermissionParentSelect'];
 WIDGETS.MenuIconSelect = [() => import('./admin/MenuIconSelect'), 'MenuIconSelect'];
-for (const n of ['PermissionTreeAssign', 'ResetPassword', 'UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect', 'MenuIconSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
+for (const n of ['ResetPassword', 'UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect', 'MenuIconSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
-// Lecture observation (widgets/domain): improvement transitions with comment/evidence, task detail with its log.
-WIDGETS.ImpTransition = [() => import('./domain/Improvement'), 'ImpTransition'];
+// Lecture observation (widgets/domain): improvement task detail with its log.
 WIDGETS.ImpDetail = [() => import('./domain/Improvement'), 'ImpDetail'];
-for (const n of ['ImpTransition', 'ImpDetail']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
+registerWidget('ImpDetail', lazyWidget(WIDGETS.ImpDetail[0], 'ImpDetail'));
 
 // Demo page body of the dialog widgets (schemas/pages/demo/widgets/dialogs.json).
 WIDGETS.DialogWidgetsDemo = [() => import('./inputs/DialogWidgetsDemo'), 'DialogWidgetsDemo'];

@@ -35,6 +35,8 @@ export const STATIC_ROUTES: RouteDef[] = [
   def('/exception/500', '500', { component: 'exception/500', parents: [{ title: '异常页', path: '' }] }),
   def('/test/home', '测试主页', { component: 'test/Home' }),
   def('/isps/userAnnouncement', '我的消息', { pageId: 'system/MyAnnouncement' }),
+  // A role's users (角色管理 → 用户 links here with ?roleId=).
+  def('/isystem/role/users', '角色用户', { pageId: 'system/RoleUserList', parents: [{ title: '系统管理', path: '' }, { title: '角色管理', path: '/isystem/role' }] }),
 ];
 
 /** Static redirects of SPEC §2 (menu containers add theirs at runtime). */
