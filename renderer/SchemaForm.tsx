@@ -56,6 +56,6 @@ export function SchemaFormBody({ form, schema, mode, record, labelCol, wrapperCo
 export function initialValuesOf(schema: FormSchema, record?: Row): Row | undefined {
   if (!record) return undefined;
   const initial = { ...record };
-  for (const f of schema.fields ?? []) if ((f.dict || f.options) && typeof initial[f.name] === 'number') initial[f.name] = String(initial[f.name]);
+  for (const f of schema.fields ?? []) if ((f.dict || f.options?.some((o) => typeof o.value === 'string')) && typeof initial[f.name] === 'number') initial[f.name] = String(initial[f.name]);
   return initial;
 }

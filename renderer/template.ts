@@ -10,10 +10,12 @@ type Data = Record<string, unknown>;
 const ONE = /^\{([\w$]+(?:\.[\w$]+)*)(\|join)?\}$/;
 const ANY = /\{([\w$]+(?:\.[\w$]+)*)(?:\|join)?\}/g;
 
-/** The value at a dotted path (`a.b.c`) of an object. */
+/** The value at a dotted path (`a.b.c`) of an object; a name on a list maps it (`departs.departName`: every depart's name). */
 export function pathOf(obj: unknown, path?: string): unknown {
   if (!path) return obj;
-  return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Data)[k] : undefined), obj);
+  const step = (o: unknown, k: string): unknown =>
+    Array.isArray(o) && !/^\d+$/.test(k) ? o.map((x) => step(x, k)) : o && typeof o === 'object' ? (o as Data)[k] : undefined;
+  return path.split('.').reduce<unknown>(step, obj);
 }
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : Array.isArray(v) ? v.join(',') : String(v));

@@ -214,6 +214,8 @@ export interface FormSectionSchema {
   columns?: 1 | 2 | 3;
   /** The section's values are this part of the loaded record (and are saved alone). */
   path?: string;
+  /** The section's values made from the loaded record (`{field}` templates; `{list.name}` maps a list). */
+  values?: Record<string, unknown>;
   submit?: FormSubmitSchema;
   submitText?: string;
   /** Saves on every change (switches), without a button. */

@@ -96,3 +96,7 @@ WIDGETS.ReportSummary = [() => import('./statistics/ReportSummary'), 'ReportSumm
 WIDGETS['cell:drill'] = [() => import('./statistics/DrillCell'), 'DrillCell'];
 registerWidget('ReportSummary', lazyWidget(WIDGETS.ReportSummary[0], 'ReportSummary'));
 registerWidget('cell:drill', lazyWidget(WIDGETS['cell:drill'][0], 'DrillCell'));
+
+// Account (widgets/account): 个人设置's 个性化 section (this browser's display settings).
+WIDGETS.AppearanceSettings = [() => import('./account/AppearanceSettings'), 'AppearanceSettings'];
+registerWidget('AppearanceSettings', lazyWidget(WIDGETS.AppearanceSettings[0], 'AppearanceSettings'));

@@ -25,8 +25,6 @@ export const BUILTIN_PAGES: Record<string, Lazy> = {
   'exception/404': lazy(() => import('@app/pages/exception/Exception404')),
   'exception/500': lazy(() => import('@app/pages/exception/Exception500')),
   ...monitorPages(),
-  'account/center/Index': lazy(() => import('@app/pages/account/AccountCenter')),
-  'account/settings/Index': lazy(() => import('@app/pages/account/AccountSettings')),
 };
 
 /** Monitoring screens (app/pages/builtin/Monitor.tsx) under the menu components of docs/menus.md. */

@@ -25,11 +25,12 @@ test('the teacher edits their own base settings, reloads and sees them; the head
     await page.request.put(`${SELF}/userEdit`, { headers, data: { realname: u.realname, email: u.email ?? '', phone: u.phone ?? '', sex: u.sex } });
     await page.request.put(`${SELF}/notify`, { headers, data: before.notify });
   };
-  const centre = page.locator('.account-center');
+  // 个人中心 and 个人设置 are form pages (page schemas account/center/Index, account/settings/Index) over the own profile.
+  const centre = page.getByTestId('account-profile');
   await userMenu(page, '个人中心', centre);
   await expect(page).toHaveURL(/\/account\/center$/);
-  await expect(centre.locator('.account-center-name')).toHaveText('王磊');
-  await expect(centre.getByText('教师', { exact: true })).toBeVisible();
+  await expect(centre).toContainText('王磊');
+  await expect(page.getByTestId('account-org').getByText('教师', { exact: true })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('account-center.png') });
 
   await page.goto('/account/settings');
@@ -57,7 +58,7 @@ test('the teacher edits their own base settings, reloads and sees them; the head
   await expect(page.getByTestId('user-menu')).toContainText(NEW_NAME);
 
   // The other panels: notification switches persist on the profile; binding shows 未启用.
-  const settings = page.locator('.account-settings');
+  const settings = page.locator('.form-page');
   await settings.getByRole('menuitem', { name: '新消息通知' }).click();
   const sys = page.getByRole('switch', { name: '系统消息' });
   await expect(sys).toBeChecked();
@@ -66,7 +67,7 @@ test('the teacher edits their own base settings, reloads and sees them; the head
   await settings.getByRole('menuitem', { name: '账号绑定' }).click();
   await expect(settings.getByText('未启用').first()).toBeVisible();
   await settings.getByRole('menuitem', { name: '安全设置' }).click();
-  await expect(settings.getByText('已绑定手机：139****5678')).toBeVisible();
+  await expect(settings.getByTestId('account-security').getByLabel('密保手机')).toHaveValue('13912345678');
   await page.screenshot({ path: test.info().outputPath('account-settings-security.png') });
 
   await page.goto('/account/settings/notification');
@@ -74,7 +75,7 @@ test('the teacher edits their own base settings, reloads and sees them; the head
   await expect(page.getByRole('switch', { name: '待办任务' })).toBeChecked();
 
   await page.goto('/account/center');
-  await expect(page.locator('.account-center .account-center-name')).toHaveText(NEW_NAME);
+  await expect(page.getByTestId('account-profile')).toContainText(NEW_NAME);
 });
 
 test('the demo teacher\'s profile is back to its seeded values for the specs that follow', async ({ request, baseURL }) => {

@@ -6,6 +6,8 @@ describe('schema templates', () => {
   it('reads dotted paths', () => {
     expect(pathOf(data, 'user.name')).toBe('王 磊');
     expect(pathOf(data, 'user.x.y')).toBeUndefined();
+    expect(pathOf({ departs: [{ n: 'a' }, { n: 'b' }] }, 'departs.n')).toEqual(['a', 'b']);
+    expect(pathOf({ departs: [{ n: 'a' }] }, 'departs.0.n')).toBe('a');
   });
   it('fills texts and urls (encoded), arrays joined, missing values empty', () => {
     expect(fillText('{user.name}：{n}/{missing}', data)).toBe('王 磊：3/');
