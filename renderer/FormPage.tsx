@@ -35,10 +35,9 @@ function Section({ pageId, schema, section: s, record, data, single, onSaved }: 
   const { message } = App.useApp();
   const setUser = useSetAtom(userInfoAtom);
   const [saving, setSaving] = useState(false);
-  const values = useMemo(() => ((s.values ? fillTemplate(s.values, record) : s.path ? pathOf(record, s.path) : record) ?? {}) as Row, [record, s.path, s.values]);
+  const values = useMemo(() => ((s.path ? pathOf(record, s.path) : record) ?? {}) as Row, [record, s.path]);
   const submit: FormSubmitSchema | undefined = s.submit ?? (single || !s.path ? schema.submit : undefined);
   const fields = useMemo(() => ({ fields: s.fields ?? [], columns: s.columns }), [s]);
-  const readOnly = !!schema.readOnly;
 
   const save = useCallback(
     async (form: Form) => {
@@ -57,38 +56,37 @@ function Section({ pageId, schema, section: s, record, data, single, onSaved }: 
         // A refused save keeps what was typed (the form is not reset) and shows the server's message.
         if (!r.success) return void message.warning(r.message);
         message.success(submit.successMessage ?? (r.message || '保存成功！'));
-        if (!s.values) onSaved(s.path, typed);
+        onSaved(s.path, typed);
         const u = r.result;
         if (submit.refreshUser && u && typeof u === 'object') setUser((old) => (old ? { ...old, realname: String(u.realname ?? old.realname ?? ''), avatar: String(u.avatar ?? '') } : old));
       } finally {
         setSaving(false);
       }
     },
-    [submit, values, data, message, setUser, s.values, s.path, onSaved],
+    [submit, values, data, message, setUser, s.path, onSaved],
   );
 
   const form = useMemo(
     () =>
       createForm({
         initialValues: initialValuesOf(fields, values),
-        readPretty: readOnly,
         effects: () => {
           if (s.autoSubmit) onFieldInputValueChange('*', (_f, f) => void save(f as Form));
         },
       }),
     // The form is made once per loaded record (a save does not reset it).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [fields, values, readOnly, s.autoSubmit],
+    [fields, values, s.autoSubmit],
   );
   const W = s.widget ? getWidget(s.widget) : undefined;
   return (
     <div data-testid={s.testId} className="form-page-section" style={{ maxWidth: (s.columns ?? 1) > 1 ? undefined : 560 }}>
       {s.description && <Typography.Paragraph type="secondary">{s.description}</Typography.Paragraph>}
       {s.widget && (W ? <W {...s.widgetProps} record={values} /> : <Alert type="error" message={`未注册的组件：${s.widget}`} />)}
-      {(s.fields?.length ?? 0) > 0 && <SchemaFormBody form={form} schema={fields} mode={readOnly ? 'detail' : 'edit'} record={values} layout="vertical" />}
-      {(s.actions?.length || (submit && !readOnly && !s.autoSubmit)) && (
+      {(s.fields?.length ?? 0) > 0 && <SchemaFormBody form={form} schema={fields} mode="edit" record={values} layout="vertical" />}
+      {(s.actions?.length || (submit && !s.autoSubmit)) && (
         <Space wrap style={{ marginTop: 8 }}>
-          {submit && !readOnly && !s.autoSubmit && (
+          {submit && !s.autoSubmit && (
             <Button type="primary" loading={saving} onClick={() => void save(form)}>
               {s.submitText ?? schema.form?.submitText ?? '保存'}
             </Button>

@@ -179,8 +179,6 @@ export interface PageSchema {
   submit?: FormSubmitSchema;
   /** form pages: sections stacked, or as panels chosen from a side menu (the URL's last segment picks one). */
   layout?: 'stack' | 'nav';
-  /** form pages: shown, not edited (no save). */
-  readOnly?: boolean;
 }
 
 // ---- Forms and action types (issue 26: form pages; form / pick / treeAssign / importPreview actions) ----
@@ -214,8 +212,6 @@ export interface FormSectionSchema {
   columns?: 1 | 2 | 3;
   /** The section's values are this part of the loaded record (and are saved alone). */
   path?: string;
-  /** The section's values made from the loaded record (`{field}` templates; `{list.name}` maps a list). */
-  values?: Record<string, unknown>;
   submit?: FormSubmitSchema;
   submitText?: string;
   /** Saves on every change (switches), without a button. */

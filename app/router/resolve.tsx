@@ -25,6 +25,8 @@ export const BUILTIN_PAGES: Record<string, Lazy> = {
   'exception/404': lazy(() => import('@app/pages/exception/Exception404')),
   'exception/500': lazy(() => import('@app/pages/exception/Exception500')),
   ...monitorPages(),
+  // 个人中心 stays hand-written until the detail kind (descriptions, bound sub-lists) can draw it.
+  'account/center/Index': lazy(() => import('@app/pages/account/AccountCenter')),
 };
 
 /** Monitoring screens (app/pages/builtin/Monitor.tsx) under the menu components of docs/menus.md. */

@@ -25,14 +25,14 @@ test('the teacher edits their own base settings, reloads and sees them; the head
     await page.request.put(`${SELF}/userEdit`, { headers, data: { realname: u.realname, email: u.email ?? '', phone: u.phone ?? '', sex: u.sex } });
     await page.request.put(`${SELF}/notify`, { headers, data: before.notify });
   };
-  // 个人中心 and 个人设置 are form pages (page schemas account/center/Index, account/settings/Index) over the own profile.
-  const centre = page.getByTestId('account-profile');
+  const centre = page.locator('.account-center');
   await userMenu(page, '个人中心', centre);
   await expect(page).toHaveURL(/\/account\/center$/);
-  await expect(centre).toContainText('王磊');
-  await expect(page.getByTestId('account-org').getByText('教师', { exact: true })).toBeVisible();
+  await expect(centre.locator('.account-center-name')).toHaveText('王磊');
+  await expect(centre.getByText('教师', { exact: true })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('account-center.png') });
 
+  // 个人设置 is a form page (page schema account/settings/Index) over the own profile.
   await page.goto('/account/settings');
   await expect(page).toHaveURL(/\/account\/settings\/base$/);
   const form = page.getByTestId('account-base');
@@ -75,7 +75,7 @@ test('the teacher edits their own base settings, reloads and sees them; the head
   await expect(page.getByRole('switch', { name: '待办任务' })).toBeChecked();
 
   await page.goto('/account/center');
-  await expect(page.getByTestId('account-profile')).toContainText(NEW_NAME);
+  await expect(page.locator('.account-center .account-center-name')).toHaveText(NEW_NAME);
 });
 
 test('the demo teacher\'s profile is back to its seeded values for the specs that follow', async ({ request, baseURL }) => {
