@@ -7,11 +7,9 @@ import { registerWidget } from '@widgets/registry';
  */
 const SCREENS: Record<string, [() => Promise<Record<string, unknown>>, string]> = {};
 
-// System administration screens of app/pages/admin: a role's users, a department's tabs.
-SCREENS.RoleUsers = [() => import('@app/pages/admin/RelationUsers'), 'RoleUsers'];
+// System administration screens of app/pages/admin: a department's tabs.
 SCREENS.DepartPanel = [() => import('@app/pages/admin/DepartPanel'), 'DepartPanel'];
-SCREENS.RoleDataRule = [() => import('@app/pages/admin/RoleDataRule'), 'RoleDataRule'];
-for (const n of ['RoleUsers', 'DepartPanel', 'RoleDataRule']) registerWidget(n, lazyWidget(SCREENS[n]![0], n));
+registerWidget('DepartPanel', lazyWidget(SCREENS.DepartPanel[0], 'DepartPanel'));
 
 // The data-log comparison of issue 5 (app/pages/admin-config): a diff view, hand-written.
 SCREENS.DataLogCompare = [() => import('@app/pages/admin-config/DataLogCompare'), 'DataLogCompare'];

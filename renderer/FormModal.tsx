@@ -1,14 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Drawer, Input, InputNumber, Modal, Select, Space, Spin, Switch, Table, Tabs } from 'antd';
+import { Alert, App, Button, Drawer, Input, InputNumber, Modal, Select, Space, Switch, Table, Tabs } from 'antd';
 import { createForm, type Form } from '@formily/core';
-import { FormProvider } from '@formily/react';
-import { FormLayout } from '@formily/antd-v5';
 import { toJS } from '@formily/reactive';
 import { dataProvider } from '@core/data';
 import { http } from '@core/http/client';
-import { loadDicts, type DictOption } from '@core/dict';
-import { formDictCodes, schemaField, toFormilySchema } from './formily';
-import { urlsOf, useSessionScope } from './scope';
+import type { DictOption } from '@core/dict';
+import { initialValuesOf, SchemaFormBody } from './SchemaForm';
+import { urlsOf } from './scope';
 import type { FormMode } from './ListPage';
 import type { PageSchema, SubTableSchema } from '@shared/page-schema';
 
@@ -119,27 +117,22 @@ export function validateSubTables(subs: SubTableSchema[], rows: SubRows): { tab?
 
 export default function FormModal({ schema, mode, record, onClose, onSaved }: { schema: PageSchema; mode: FormMode; record?: Row; onClose: () => void; onSaved: () => void }) {
   const { message } = App.useApp();
-  const { scope } = useSessionScope();
   const urls = urlsOf(schema);
   const formSchema = useMemo(() => schema.form ?? { fields: [] }, [schema.form]);
   const subs = useMemo(() => formSchema.subTables ?? [], [formSchema]);
-  const [dicts, setDicts] = useState<Record<string, DictOption[]> | null>(null);
   const [subRows, setSubRows] = useState<SubRows>({});
   const [tab, setTab] = useState(subs[0]?.key);
   const [invalid, setInvalid] = useState<Set<string>>(new Set());
   const [saving, setSaving] = useState(false);
   const loadedSub = useRef<Record<string, Row[]>>({});
-  const form: Form = useMemo(() => {
-    const initial = record ? { ...record } : undefined;
-    // Dictionary values are strings; integer columns come back as numbers.
-    if (initial) for (const f of formSchema.fields ?? []) if ((f.dict || f.options) && typeof initial[f.name] === 'number') initial[f.name] = String(initial[f.name]);
-    return createForm({ initialValues: initial, pattern: mode === 'detail' ? 'disabled' : 'editable' });
-  }, [record, mode, formSchema]);
+  const form: Form = useMemo(
+    () => createForm({ initialValues: initialValuesOf(formSchema, record), pattern: mode === 'detail' ? 'disabled' : 'editable' }),
+    [record, mode, formSchema],
+  );
+  const subDicts = useMemo(() => subs.flatMap((s) => s.columns.filter((c) => c.dict && !c.options).map((c) => c.dict!)), [subs]);
 
   useEffect(() => {
     let live = true;
-    const codes = [...formDictCodes(formSchema), ...subs.flatMap((s) => s.columns.filter((c) => c.dict && !c.options).map((c) => c.dict!))];
-    void loadDicts(codes).then((d) => live && setDicts(d));
     const id = record?.[schema.rowKey ?? 'id'];
     for (const s of subs) {
       if (s.field && Array.isArray(record?.[s.field])) setSubRows((x) => ({ ...x, [s.key]: (record![s.field!] as Row[]).map(withKey) }));
@@ -154,11 +147,9 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
     return () => {
       live = false;
     };
-  }, [formSchema, subs, record, schema.rowKey]);
+  }, [subs, record, schema.rowKey]);
 
-  const SchemaField = schemaField();
   const [labelCol, wrapperCol] = formSchema.columns && formSchema.columns > 1 ? [8, 16] : [5, 18];
-  const fs = useMemo(() => (dicts ? toFormilySchema(formSchema, mode, dicts, labelCol) : null), [dicts, formSchema, mode, labelCol]);
 
   async function submit() {
     try {
@@ -206,42 +197,39 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
     }
   }
 
-  const body = !fs ? (
-    <Spin />
-  ) : (
-    <FormProvider form={form}>
-      <FormLayout labelCol={labelCol} wrapperCol={wrapperCol}>
-        <SchemaField schema={fs} scope={{ ...scope, $record: record ?? {}, $mode: mode }} />
-      </FormLayout>
-      {subs.length > 0 && (
-        <Tabs
-          activeKey={tab}
-          onChange={setTab}
-          items={subs.map((s) => ({
-            key: s.key,
-            label: s.title,
-            forceRender: true,
-            children: s.resource && mode === 'add' ? (
-              <Alert type="info" showIcon message={`请先保存，再维护${s.title}`} />
-            ) : (
-              <SubTableEditor
-                sub={s}
-                rows={subRows[s.key] ?? []}
-                onChange={(rows) => {
-                  const next = { ...subRows, [s.key]: rows };
-                  setSubRows(next);
-                  // A corrected cell loses its error mark at once; new errors wait for the next submit.
-                  if (invalid.size) setInvalid(new Set([...validateSubTables(subs, next).cells].filter((c) => invalid.has(c))));
-                }}
-                readOnly={mode === 'detail'}
-                dicts={dicts ?? {}}
-                invalid={invalid}
-              />
-            ),
-          }))}
-        />
-      )}
-    </FormProvider>
+  const body = (
+    <SchemaFormBody form={form} schema={formSchema} mode={mode} record={record} labelCol={labelCol} wrapperCol={wrapperCol} extraDicts={subDicts}>
+      {(dicts) =>
+        subs.length > 0 && (
+          <Tabs
+            activeKey={tab}
+            onChange={setTab}
+            items={subs.map((s) => ({
+              key: s.key,
+              label: s.title,
+              forceRender: true,
+              children: s.resource && mode === 'add' ? (
+                <Alert type="info" showIcon message={`请先保存，再维护${s.title}`} />
+              ) : (
+                <SubTableEditor
+                  sub={s}
+                  rows={subRows[s.key] ?? []}
+                  onChange={(rows) => {
+                    const next = { ...subRows, [s.key]: rows };
+                    setSubRows(next);
+                    // A corrected cell loses its error mark at once; new errors wait for the next submit.
+                    if (invalid.size) setInvalid(new Set([...validateSubTables(subs, next).cells].filter((c) => invalid.has(c))));
+                  }}
+                  readOnly={mode === 'detail'}
+                  dicts={dicts}
+                  invalid={invalid}
+                />
+              ),
+            }))}
+          />
+        )
+      }
+    </SchemaFormBody>
   );
   const title = formSchema.title ?? TITLES[mode];
   const width = formSchema.width ?? (subs.length ? 1200 : 800);

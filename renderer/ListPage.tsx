@@ -410,7 +410,8 @@ export function ListPage({ pageId, schema, params: bound, embedded }: PageKindPr
     schema,
     selected: selected.map(String),
     rowKey,
-    params: bound ?? {},
+    // The URL's `urlParams` are bound parameters too (a sub-list opened by a link): actions fill `{field}` from them.
+    params: fromUrl,
     listParams: params,
     reload: () => void load(),
     openForm: (mode, record) => setForm({ mode, record: mode === 'add' ? { ...bound, ...record } : record }),

@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'react';
-import { Button, Card, Descriptions, Result, Table } from 'antd';
+import { Card, Descriptions, Result, Table } from 'antd';
 import { http } from '@core/http/client';
 import { getWidget } from '@widgets/registry';
 import '@widgets/index';
 import { dictText, useDicts } from '@core/dict';
 import { urlsOf } from './scope';
+import { PageActions } from './PageActions';
 import type { PageSchema } from '@shared/page-schema';
 
 type Row = Record<string, unknown>;
 
 /** result, detail and report pages. */
-export default function StaticPages({ schema }: { schema: PageSchema }) {
+export default function StaticPages({ pageId = '', schema }: { pageId?: string; schema: PageSchema }) {
   const [record, setRecord] = useState<Row>(schema.data?.[0] ?? {});
   const dicts = useDicts((schema.sections ?? []).flatMap((s) => (s.items ?? []).map((i) => i.dict)).filter((d): d is string => !!d));
   const urls = urlsOf(schema);
@@ -28,11 +29,7 @@ export default function StaticPages({ schema }: { schema: PageSchema }) {
           status={schema.status ?? 'success'}
           title={schema.title}
           subTitle={schema.subTitle}
-          extra={(schema.extra ?? []).map((a) => (
-            <Button key={a.key} type={a.primary ? 'primary' : 'default'} href={a.url}>
-              {a.label}
-            </Button>
-          ))}
+          extra={<PageActions pageId={pageId} schema={schema} actions={schema.extra ?? []} record={record} />}
         />
         {schema.sections && <Sections schema={schema} record={record} dicts={dicts} />}
       </Card>

@@ -89,11 +89,13 @@ export interface FormSchema {
   schema?: Record<string, unknown>;
   subTables?: SubTableSchema[];
   submitText?: string;
+  /** Titled sections of a form page, each with its own fields (and optionally its own part of the loaded record and its own save). */
+  sections?: FormSectionSchema[];
   /** Opens 新增 when the page URL has `?<param>=`: initial values from `GET url?<param>=…`, or `{ <param>: value }`. */
   prefill?: { param: string | string[]; url?: string };
 }
 
-export interface ActionSchema {
+export interface ActionSchema extends FormActionProps, PickActionProps, TreeAssignActionProps, ImportPreviewActionProps {
   key: string;
   label: string;
   /** add | edit | detail | delete | batchDelete | export | import | link | api | widget | superQuery | columns */
@@ -172,6 +174,11 @@ export interface PageSchema {
   tabs?: TabSchema[];
   /** list: a tree left of the list (above it on phones) whose selected node sets a list parameter. */
   aside?: AsideSchema;
+  /** form pages (renderer/FormPage.tsx): the record to edit and where it is saved. */
+  load?: FormLoadSchema;
+  submit?: FormSubmitSchema;
+  /** form pages: sections stacked, or as panels chosen from a side menu (the URL's last segment picks one). */
+  layout?: 'stack' | 'nav';
 }
 
 // ---- Composition (issue 26): regions, tabs, detail sections, timeline, aside tree ----
@@ -371,4 +378,110 @@ export interface DashboardPanel extends DashboardValue {
   // widget
   widget?: string;
   widgetProps?: Record<string, unknown>;
+}
+
+// ---- Forms and action types (issue 26: form pages; form / pick / treeAssign / importPreview actions) ----
+
+/** GET `url` (`{field}` from the page's bound parameters and URL query); the record is the result, or `path` of it. */
+export interface FormLoadSchema {
+  url: string;
+  path?: string;
+}
+
+/** Saves the form's values (merged over the loaded record with `merge`) to `url`. */
+export interface FormSubmitSchema {
+  url: string;
+  method?: 'post' | 'put';
+  /** Sent with the values (`{field}` filled from the loaded record and the bound parameters). */
+  body?: Record<string, unknown>;
+  /** Send the loaded record's other fields too (an edit endpoint that expects the whole row). */
+  merge?: boolean;
+  /** Message on success (default: the server's). */
+  successMessage?: string;
+  /** The signed-in user's name and avatar follow the saved result (own-profile forms). */
+  refreshUser?: boolean;
+}
+
+export interface FormSectionSchema {
+  /** Its panel's key (layout nav: the URL's last segment). */
+  key?: string;
+  title: string;
+  description?: string;
+  fields?: FormFieldSchema[];
+  columns?: 1 | 2 | 3;
+  /** The section's values are this part of the loaded record (and are saved alone). */
+  path?: string;
+  submit?: FormSubmitSchema;
+  submitText?: string;
+  /** Saves on every change (switches), without a button. */
+  autoSubmit?: boolean;
+  /** A registered widget drawing the section body (client-side settings and the like). */
+  widget?: string;
+  widgetProps?: Record<string, unknown>;
+  /** Buttons running actions (a `form` action: 修改密码). */
+  actions?: ActionSchema[];
+  /** Test hook on the section's element. */
+  testId?: string;
+}
+
+/** `form`: a small form in a dialog; the values with the row id (`idField`) and `body` are sent to `url`. */
+export interface FormActionProps {
+  fields?: FormFieldSchema[];
+  /** Name of the row id in the body (default "id"); false: no id. */
+  idField?: string | false;
+  /** Text above the fields (`{field}` filled from the row). */
+  description?: string;
+  submitText?: string;
+}
+
+/** `pick`: pick rows from a list (a page schema's, or `listUrl` + `columns`), post their ids with the parent's. */
+export interface PickActionProps {
+  page?: string;
+  listUrl?: string;
+  columns?: ColumnSchema[];
+  /** Query parameters of the picker's list. */
+  listParams?: Record<string, unknown>;
+  searchField?: string;
+  searchLabel?: string;
+  multiple?: boolean;
+  /** The picked rows' key (default "id"). */
+  pickKey?: string;
+}
+
+/** `treeAssign`: a checkable tree (or list) of `treeUrl`, checked keys of `checkedUrl`, saved to `saveUrl` with `body`. */
+export interface TreeAssignActionProps {
+  treeUrl?: string;
+  /** Path of the nodes in the result (default: the result, or its `treeList`). */
+  treePath?: string;
+  /** Node key field (default "key") and title template (default "{title}"). */
+  treeKey?: string;
+  treeTitle?: string;
+  checkedUrl?: string;
+  /** Path of the checked keys in that result: an array of keys, of objects (`checkedField`), or comma text. */
+  checkedPath?: string;
+  checkedField?: string;
+  saveUrl?: string;
+  /** Parent and child checks follow each other (default true; a toggle in the dialog). */
+  linked?: boolean;
+  /** A choice made first (e.g. the menu whose data rules are assigned): options from a tree, filtered by a truthy field. */
+  scope?: { label: string; url: string; path?: string; key?: string; title?: string; filter?: string; param: string; placeholder?: string };
+  /** Buttons: save and close (default), or also 仅保存. */
+  saveAndStay?: boolean;
+  emptyText?: string;
+  hint?: string;
+  container?: 'drawer' | 'modal';
+}
+
+/** `importPreview`: files to `preview` (nothing written), its summary and rows, then the same files to `commit`. */
+export interface ImportPreviewActionProps {
+  preview?: string;
+  commit?: string;
+  accept?: string;
+  fileField?: string;
+  hint?: string;
+  summary?: Array<{ label: string; value: string }>;
+  rowsPath?: string;
+  rowsTitle?: string;
+  /** A row's error text (such rows are highlighted). */
+  errorField?: string;
 }

@@ -62,7 +62,6 @@ export const WIDGETS: Record<string, [Loader, string]> = {
   // The home page's 7-day visits (a dashboard `widget` panel).
   VisitChart: [() => import('./dashboard/VisitChart'), 'VisitChart'],
   TimetableGrid: [() => import('./timetable/TimetableGrid'), 'TimetableGrid'],
-  TimetableImport: [() => import('./timetable/TimetableImport'), 'TimetableImport'],
 };
 
 for (const [name, [load, exp]] of Object.entries(WIDGETS)) registerWidget(name, lazyWidget(load, exp));
@@ -75,18 +74,13 @@ WIDGETS.IndexScoreForm = [() => import('./domain/IndexScoreForm'), 'IndexScoreFo
 WIDGETS.IndexTreeEditor = [() => import('./domain/IndexTreeEditor'), 'IndexTreeEditor'];
 for (const n of ['LessonPicker', 'IndexScoreForm', 'IndexTreeEditor']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
-// System administration (widgets/admin): role authorisation tree, password reset, user role/department fields, menu parent and icon.
-WIDGETS.PermissionTreeAssign = [() => import('./admin/PermissionTreeAssign'), 'PermissionTreeAssign'];
+// System administration (widgets/admin): password reset, user role/department fields, menu parent and icon.
 WIDGETS.ResetPassword = [() => import('./admin/ResetPassword'), 'ResetPassword'];
 WIDGETS.UserRoleSelect = [() => import('./admin/UserRelations'), 'UserRoleSelect'];
 WIDGETS.UserDepartSelect = [() => import('./admin/UserRelations'), 'UserDepartSelect'];
 WIDGETS.PermissionParentSelect = [() => import('./admin/PermissionParentSelect'), 'PermissionParentSelect'];
 WIDGETS.MenuIconSelect = [() => import('./admin/MenuIconSelect'), 'MenuIconSelect'];
-for (const n of ['PermissionTreeAssign', 'ResetPassword', 'UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect', 'MenuIconSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
-
-// Lecture observation (widgets/domain): improvement transitions with comment/evidence.
-WIDGETS.ImpTransition = [() => import('./domain/Improvement'), 'ImpTransition'];
-registerWidget('ImpTransition', lazyWidget(WIDGETS.ImpTransition[0], 'ImpTransition'));
+for (const n of ['ResetPassword', 'UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect', 'MenuIconSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
 // Demo page body of the dialog widgets (schemas/pages/demo/widgets/dialogs.json).
 WIDGETS.DialogWidgetsDemo = [() => import('./inputs/DialogWidgetsDemo'), 'DialogWidgetsDemo'];
@@ -99,3 +93,7 @@ WIDGETS.ReportSummary = [() => import('./statistics/ReportSummary'), 'ReportSumm
 WIDGETS['cell:drill'] = [() => import('./statistics/DrillCell'), 'DrillCell'];
 registerWidget('ReportSummary', lazyWidget(WIDGETS.ReportSummary[0], 'ReportSummary'));
 registerWidget('cell:drill', lazyWidget(WIDGETS['cell:drill'][0], 'DrillCell'));
+
+// Account (widgets/account): 个人设置's 个性化 section (this browser's display settings).
+WIDGETS.AppearanceSettings = [() => import('./account/AppearanceSettings'), 'AppearanceSettings'];
+registerWidget('AppearanceSettings', lazyWidget(WIDGETS.AppearanceSettings[0], 'AppearanceSettings'));

@@ -18,18 +18,21 @@ type Lazy = LazyExoticComponent<ComponentType<any>>;
 const SchemaPage = lazy(() => lazyModule(loadRenderer, (m) => m.SchemaPage));
 void loadRenderer().catch(() => undefined);
 
-const AccountSettings = lazy(() => import('@app/pages/account/AccountSettings'));
-
 /** Built-in pages of app/pages by menu `component` (second in the resolution order of DESIGN §2). */
 export const BUILTIN_PAGES: Record<string, Lazy> = {
   'exception/403': lazy(() => import('@app/pages/exception/Exception403')),
   'exception/404': lazy(() => import('@app/pages/exception/Exception404')),
   'exception/500': lazy(() => import('@app/pages/exception/Exception500')),
   'account/center/Index': lazy(() => import('@app/pages/account/AccountCenter')),
-  'account/settings/Index': AccountSettings,
-  // JeecgBoot 3.4's view names of the settings tabs (menu rows under /account/settings): the same page, its tab from the path.
-  ...Object.fromEntries(['BaseSetting', 'Security', 'Custom', 'Binding', 'Notification'].map((v) => [`account/settings/${v}`, AccountSettings])),
 };
+
+/**
+ * Menu components that name another page schema: JeecgBoot 3.4's view names of the settings panels (menu rows
+ * under /account/settings) open 个人设置, whose `layout: "nav"` picks the panel from the URL's last segment.
+ */
+const SCHEMA_ALIASES: Record<string, string> = Object.fromEntries(
+  ['BaseSetting', 'Security', 'Custom', 'Binding', 'Notification'].map((v) => [`account/settings/${v}`, 'account/settings/Index']),
+);
 
 /** A menu entry whose screen does not exist (yet): no internal names (component paths) are shown. */
 export const NoSuchPage = () => <Result status="404" title="页面不存在" subTitle="该功能暂未提供，请联系管理员" />;
@@ -61,7 +64,8 @@ function Schema({ pageId }: { pageId: string }) {
 }
 
 /** A screen by `component`: page schema → built-in page → online list → 页面不存在. */
-export function ComponentPage({ component }: { component: string }) {
+export function ComponentPage({ component: named }: { component: string }) {
+  const component = SCHEMA_ALIASES[named] ?? named;
   // Known at once when the lookup started before the layout rendered (core/session/prefetch.ts).
   const [hasSchema, setHasSchema] = useState<boolean | undefined>(() => knownPageSchema(component));
   useEffect(() => {

@@ -25,7 +25,7 @@ export const STATIC_ROUTES: RouteDef[] = [
   demo('/profile/advanced', '高级详情页', '详情页'),
   demo('/result/success', '成功', '结果页'),
   demo('/result/fail', '失败', '结果页'),
-  // The account pages work on the signed-in user's own profile (app/pages/account).
+  // The account pages work on the signed-in user's own profile (app/pages/account/AccountCenter, page schema account/settings/Index).
   def('/account/center', '个人中心', { component: 'account/center/Index', parents: [{ title: '个人页', path: '' }] }),
   ...['base', 'security', 'custom', 'binding', 'notification'].map((k) =>
     def(`/account/settings/${k}`, '个人设置', { component: 'account/settings/Index', parents: [{ title: '个人页', path: '' }] }),
@@ -35,6 +35,8 @@ export const STATIC_ROUTES: RouteDef[] = [
   def('/exception/500', '500', { component: 'exception/500', parents: [{ title: '异常页', path: '' }] }),
   def('/test/home', '测试主页', { component: 'test/Home' }),
   def('/isps/userAnnouncement', '我的消息', { pageId: 'system/MyAnnouncement' }),
+  // A role's users (角色管理 → 用户 links here with ?roleId=).
+  def('/isystem/role/users', '角色用户', { pageId: 'system/RoleUserList', parents: [{ title: '系统管理', path: '' }, { title: '角色管理', path: '/isystem/role' }] }),
 ];
 
 /** Static redirects of SPEC §2 (menu containers add theirs at runtime). */

@@ -1,7 +1,8 @@
 import { http } from '@core/http/client';
-import { fillUrl, fillValues, registerAction } from '../registry';
+import { registerAction } from '../registry';
+import { fillTemplate, fillUrl } from '../template';
 
-// A call: the row (or `body` with `{field}` placeholders filled from it) to `url`; batch calls send `ids`.
+// A call: the row (or `body` with `{field}` placeholders filled from it and the page's bound parameters) to `url`; batch calls send `ids` (`{ids}` in a url).
 registerAction('api', async (a, ctx) => {
   if (!a.url) return;
   const { record, selected } = ctx;
@@ -9,10 +10,11 @@ registerAction('api', async (a, ctx) => {
     ctx.message.warning('请选择一条记录！');
     return;
   }
-  const url = fillUrl(a.url, record);
+  const data = { ...ctx.params, ...(record ?? {}), ids: selected };
+  const url = fillUrl(a.url, data);
   const method = a.method ?? 'post';
   const ids = { ids: selected.join(',') };
-  const body = a.body && (record ? fillValues(a.body, record) : { ...a.body, ...ids });
+  const body = a.body && (record ? (fillTemplate(a.body, data) as Record<string, unknown>) : { ...(fillTemplate(a.body, data) as Record<string, unknown>), ...ids });
   const r =
     method === 'get' || method === 'delete'
       ? await http[method](url, /\{/.test(a.url) ? undefined : record ? { id: record[ctx.rowKey] } : ids)

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
 import { registerPageKind } from '../registry';
 
-// A page-level form.
+// A form page: `load` a record, edit it in sections, `submit` it (renderer/FormPage.tsx).
 registerPageKind('form', lazy(() => import('../FormPage')));

@@ -197,7 +197,7 @@ describe('GET /schema/route (where a path leads, for the early requests of a fir
     const page = (await s.get('schema/page/supervisor/TermList', await s.login('admin'))).json();
     expect(b.result.schema).toEqual(page.result);
     // A built-in page: the component, no schema.
-    expect((await route('/monitor/SystemInfo')).result).toEqual({ component: 'modules/monitor/SystemInfo', schema: null });
+    expect((await route('/account/center')).result).toEqual({ component: 'account/center/Index', schema: null });
   });
 
   it('refuses a path outside the user’s menu, and malformed paths', async () => {
@@ -231,7 +231,11 @@ describe('GET /schema/route (where a path leads, for the early requests of a fir
     expect(teacher.total).toBeLessThan(admin.total);
     // Without `search`, or for a page that is not a list, no rows.
     expect((await route('/supervisor/lectureRecord')).result.list).toBeUndefined();
-    expect((await s.get('schema/route?path=%2Fmonitor%2FSystemInfo&search=', await s.login('admin'))).json().result).toEqual({ component: 'modules/monitor/SystemInfo', schema: null });
+    expect((await s.get('schema/route?path=%2Faccount%2Fcenter&search=', await s.login('admin'))).json().result).toEqual({ component: 'account/center/Index', schema: null });
+    // A dashboard page: its schema, no rows.
+    const monitor = (await s.get('schema/route?path=%2Fmonitor%2FSystemInfo&search=', await s.login('admin'))).json().result;
+    expect(monitor).toMatchObject({ component: 'modules/monitor/SystemInfo', schema: { kind: 'dashboard' } });
+    expect(monitor.list).toBeUndefined();
   });
 });
 

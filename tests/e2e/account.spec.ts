@@ -32,6 +32,7 @@ test('the teacher edits their own base settings, reloads and sees them; the head
   await expect(centre.getByText('教师', { exact: true })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('account-center.png') });
 
+  // 个人设置 is a form page (page schema account/settings/Index) over the own profile.
   await page.goto('/account/settings');
   await expect(page).toHaveURL(/\/account\/settings\/base$/);
   const form = page.getByTestId('account-base');
@@ -57,7 +58,7 @@ test('the teacher edits their own base settings, reloads and sees them; the head
   await expect(page.getByTestId('user-menu')).toContainText(NEW_NAME);
 
   // The other panels: notification switches persist on the profile; binding shows 未启用.
-  const settings = page.locator('.account-settings');
+  const settings = page.locator('.form-page');
   await settings.getByRole('menuitem', { name: '新消息通知' }).click();
   const sys = page.getByRole('switch', { name: '系统消息' });
   await expect(sys).toBeChecked();
@@ -66,7 +67,7 @@ test('the teacher edits their own base settings, reloads and sees them; the head
   await settings.getByRole('menuitem', { name: '账号绑定' }).click();
   await expect(settings.getByText('未启用').first()).toBeVisible();
   await settings.getByRole('menuitem', { name: '安全设置' }).click();
-  await expect(settings.getByText('已绑定手机：139****5678')).toBeVisible();
+  await expect(settings.getByTestId('account-security').getByLabel('密保手机')).toHaveValue('13912345678');
   await page.screenshot({ path: test.info().outputPath('account-settings-security.png') });
 
   await page.goto('/account/settings/notification');

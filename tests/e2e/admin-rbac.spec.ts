@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { accessToken, login, openMenu, rowAction, submitLogin, confirmLoginChoices, confirmPopconfirm } from './helpers';
+import { accessToken, login, openMenu, rowAction, submitLogin, confirmLoginChoices, confirmPopconfirm, fromHoverMenu } from './helpers';
 
 /** Role data rules (list and export), the user recycle bin and a role's users, through the admin screens. */
 
@@ -77,7 +77,7 @@ test('a data rule limits a role to its own department\'s rows in list and export
   const row = page.locator('.ant-table-row', { hasText: roleName });
   await expect(row).toHaveCount(1);
   await rowAction(page, row, '数据规则');
-  const panel = page.getByTestId('role-data-rule');
+  const panel = page.getByTestId('tree-assign');
   await panel.getByRole('combobox', { name: '菜单' }).click();
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '系统管理 / 用户管理' }).click();
   await panel.getByText(/本部门及下级部门用户/).click();
@@ -166,10 +166,12 @@ test('a role\'s users: add existing users through the picker, remove them singly
   await page.getByRole('button', { name: /^查\s*询$/ }).click();
   const row = page.locator('.ant-table-row', { hasText: roleName });
   await expect(row).toHaveCount(1);
+  // 用户 opens the role's users (a page schema bound to ?roleId=).
   await rowAction(page, row, '用户');
-  const drawer = page.locator('.ant-drawer:visible');
-  await expect(drawer.locator('.ant-drawer-title')).toHaveText('角色用户');
-  await expect(drawer.locator('.ant-table-tbody .ant-empty-description')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/isystem/role/users\\?roleId=${roleId}$`));
+  const drawer = page.locator('.ant-card', { has: page.locator('.schema-toolbar') }).first();
+  await expect(drawer.locator('.ant-card-head-title')).toHaveText('角色用户');
+  await expect(drawer.locator('.ant-table-row')).toHaveCount(0);
 
   await drawer.getByRole('button', { name: '添加已有用户' }).click();
   const picker = page.getByRole('dialog', { name: '选择用户' });
@@ -193,8 +195,8 @@ test('a role\'s users: add existing users through the picker, remove them singly
   await drawer.getByPlaceholder('用户账号').press('Enter');
   await expect(drawer.locator('.ant-table-row')).toHaveCount(1);
   await drawer.locator('.ant-table-row', { hasText: u2 }).locator('.ant-checkbox-input').check();
-  await drawer.getByRole('button', { name: '批量取消关联' }).click();
-  await confirmPopconfirm(page);
+  await fromHoverMenu(page, drawer.getByRole('button', { name: /批量操作/ }), '取消关联');
+  await page.getByRole('dialog').getByRole('button', { name: /确\s*定|OK/ }).click();
   await expect(drawer.locator('.ant-table-row')).toHaveCount(0);
   expect((await api(request, admin, 'get', `sys/user/userRoleList?roleId=${roleId}`)).result.total).toBe(0);
 });
@@ -260,9 +262,10 @@ test('a department role: created, granted a menu within the department\'s permis
   await rowAction(page, row, '部门设置');
   const drawer = page.locator('.ant-drawer:visible').first();
   await drawer.getByRole('tab', { name: '部门角色' }).click();
-  const roles = drawer.getByTestId('depart-roles');
+  // The tab is the page schema system/DepartRoleList bound to the department.
+  const roles = drawer.locator('.ant-tabs-tabpane-active');
   await roles.getByRole('button', { name: /新\s*增/ }).click();
-  const form = page.getByRole('dialog', { name: '新增部门角色' });
+  const form = page.getByRole('dialog', { name: '新增' });
   await form.getByLabel('部门角色名称').fill(roleName);
   await form.getByLabel('部门角色编码').fill(`cg_${stamp}`);
   await page.screenshot({ path: test.info().outputPath('depart-role-form.png') });
@@ -272,8 +275,8 @@ test('a department role: created, granted a menu within the department\'s permis
   await page.screenshot({ path: test.info().outputPath('depart-roles.png') });
 
   // 授权: only the department's permissions are offered.
-  await roleRow.getByText('授权', { exact: true }).click();
-  const assign = page.getByTestId('permission-tree-assign');
+  await rowAction(page, roleRow, '授权');
+  const assign = page.getByTestId('tree-assign');
   await expect(assign.locator('.ant-tree-title')).toHaveText(['系统管理', '职务管理']);
   await page.screenshot({ path: test.info().outputPath('depart-role-grant.png') });
   await assign.locator('.ant-tree-treenode', { hasText: '职务管理' }).locator('.ant-tree-checkbox').click();
@@ -287,7 +290,7 @@ test('a department role: created, granted a menu within the department\'s permis
   await drawer.getByPlaceholder('用户账号').press('Enter');
   const userRow = drawer.locator('.ant-table-row', { hasText: u });
   await expect(userRow).toHaveCount(1);
-  await userRow.getByText('分配部门角色').click();
+  await rowAction(page, userRow, '分配部门角色');
   const dlg = page.getByRole('dialog', { name: /分配部门角色/ });
   const box = dlg.getByLabel(roleName);
   // A click during the dialog's opening animation can be lost on a loaded machine: click until checked.
@@ -336,8 +339,8 @@ test('a department role\'s data rule, ticked on 部门角色 → 数据规则, l
   await rowAction(page, page.locator('.ant-table-row', { hasText: '计算机学院' }).first(), '部门设置');
   const drawer = page.locator('.ant-drawer:visible').first();
   await drawer.getByRole('tab', { name: '部门角色' }).click();
-  await drawer.getByTestId('depart-roles').locator('.ant-table-row', { hasText: roleName }).getByText('数据规则', { exact: true }).click();
-  const panel = page.getByTestId('role-data-rule');
+  await rowAction(page, drawer.locator('.ant-tabs-tabpane-active .ant-table-row', { hasText: roleName }), '数据规则');
+  const panel = page.getByTestId('tree-assign');
   await panel.getByRole('combobox', { name: '菜单' }).click();
   // Only the department's menus with rules are offered.
   await expect(page.locator('.ant-select-dropdown:visible .ant-select-item-option')).toHaveText(['系统管理 / 用户管理']);

@@ -99,7 +99,7 @@ test('a role granted one more menu through 授权 shows it to its user after sig
   const row = page.locator('.ant-table-row', { hasText: ROLE_CODE });
   await expect(row).toHaveCount(1);
   await row.getByText('授权', { exact: true }).click();
-  const tree = page.getByTestId('permission-tree-assign');
+  const tree = page.getByTestId('tree-assign');
   await expect(tree).toBeVisible();
   await tree.locator('.ant-tree-treenode', { hasText: /^职务管理$/ }).locator('.ant-tree-checkbox').first().click();
   await page.screenshot({ path: test.info().outputPath('admin-authorize.png') });

@@ -74,10 +74,10 @@ async function confirmAction(page: Page, rowText: string, label: string, status:
   await expect(rows(page).filter({ hasText: rowText })).toContainText(status, { timeout: 20_000 });
 }
 
-/** A transition drawer (comment / feedback): fills it and submits with `button`. */
+/** A transition dialog (a `form` action: comment / feedback): fills it and submits with `button`. */
 async function drawerAction(page: Page, rowText: string, label: string, fill: Record<string, string>, button: string, status: string, file?: string) {
   await clickAction(page, rowText, label);
-  const d = page.locator('.ant-drawer-content').filter({ has: page.getByTestId('imp-transition') });
+  const d = page.locator('.ant-modal-content').filter({ has: page.getByTestId('action-form') });
   await expect(d).toBeVisible();
   for (const [k, v] of Object.entries(fill)) await d.getByLabel(k, { exact: true }).fill(v);
   if (file) {
@@ -189,7 +189,7 @@ test('an improvement task raised from a flagged record is walked to closure on t
   await asUser(browser, 'secretary', async (p) => {
     await p.goto('/improvement/subtask');
     await clickAction(p, subTitle, '退回');
-    const d = p.locator('.ant-drawer-content').filter({ has: p.getByTestId('imp-transition') });
+    const d = p.locator('.ant-modal-content').filter({ has: p.getByTestId('action-form') });
     await d.getByRole('button', { name: /^退\s*回$/ }).click();
     await expect(d.getByText('请填写退回原因')).toBeVisible();
     await d.getByLabel('退回原因').fill('请补充板书前后对比照片');

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useSetAtom } from 'jotai';
 import { http } from '@core/http/client';
-import { userInfoAtom, type UserInfo } from '@core/session/store';
+import type { UserInfo } from '@core/session/store';
 
 export interface AccountData {
   userInfo: UserInfo & Record<string, unknown>;
@@ -26,10 +25,4 @@ export function useAccount() {
     void reload();
   }, [reload]);
   return { data, error, reload };
-}
-
-/** Puts fresh own user fields into the session (the header's name and avatar follow). */
-export function useRefreshSessionUser() {
-  const set = useSetAtom(userInfoAtom);
-  return useCallback((u: Partial<UserInfo>) => set((old) => (old ? { ...old, ...u } : old)), [set]);
 }

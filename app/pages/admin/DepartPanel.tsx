@@ -2,8 +2,7 @@ import { useEffect, useState } from 'react';
 import { App, Button, Descriptions, Space, Spin, Tabs, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { http } from '@core/http/client';
-import { RelationUsers } from './RelationUsers';
-import { DepartRoles, DeptRoleAssign } from './DepartRoles';
+import { SchemaPage } from '@renderer/SchemaPage';
 
 type Row = Record<string, unknown>;
 interface PermNode {
@@ -74,25 +73,6 @@ function DepartPermission({ departId }: { departId: string }) {
   );
 }
 
-/** The department users with 分配部门角色 per user. */
-function DepartUsers({ departId }: { departId: string }) {
-  const [assigning, setAssigning] = useState<Row | null>(null);
-  return (
-    <>
-      <RelationUsers
-        listUrl="/sys/user/departUserList"
-        params={{ depId: departId }}
-        addUrl="/sys/user/editSysDepartWithUser"
-        addBody={(ids) => ({ depId: departId, userIdList: ids })}
-        removeUrl="/sys/user/deleteUserInDepartBatch"
-        removeParams={(ids) => ({ depId: departId, userIds: ids.join(',') })}
-        rowActions={(u) => <a onClick={() => setAssigning(u)}>分配部门角色</a>}
-      />
-      <DeptRoleAssign departId={departId} user={assigning} onClose={() => setAssigning(null)} />
-    </>
-  );
-}
-
 /** The department screen's panel for one department: 基本信息, 部门权限, 部门角色, 部门用户. */
 export function DepartPanel({ record }: { record?: Row }) {
   const id = String(record?.id ?? '');
@@ -118,8 +98,9 @@ export function DepartPanel({ record }: { record?: Row }) {
           ),
         },
         { key: 'permission', label: '部门权限', children: <DepartPermission departId={id} /> },
-        { key: 'roles', label: '部门角色', children: <DepartRoles departId={id} /> },
-        { key: 'users', label: '部门用户', children: <DepartUsers departId={id} /> },
+        // Page schemas bound to the department (system/DepartRoleList, system/DepartUserList).
+        { key: 'roles', label: '部门角色', children: <SchemaPage pageId="system/DepartRoleList" params={{ deptId: id, departId: id }} parent={record} embedded /> },
+        { key: 'users', label: '部门用户', children: <SchemaPage pageId="system/DepartUserList" params={{ depId: id }} parent={record} embedded /> },
       ]}
     />
   );
