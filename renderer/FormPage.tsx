@@ -12,13 +12,14 @@ import type { PageKindProps } from './registry';
 import { PageActions } from './PageActions';
 import { initialValuesOf, SchemaFormBody } from './SchemaForm';
 import { fillTemplate, fillUrl, pathOf } from './template';
+import { urlsOf } from './scope';
 
 type Row = Record<string, unknown>;
 
 /** The sections of a form page: `form.sections`, else one untitled section of `form.fields`. */
 export function sectionsOf(schema: PageSchema): FormSectionSchema[] {
   const f = schema.form ?? {};
-  return f.sections?.length ? f.sections : [{ key: 'form', title: '', fields: f.fields ?? [], columns: f.columns, submitText: f.submitText }];
+  return f.sections?.length ? f.sections : [{ key: 'form', title: '', fields: f.fields ?? [], schema: f.schema, columns: f.columns, submitText: f.submitText }];
 }
 
 /** One section: its fields over its part of the record, saved on its button (or on every change). */
@@ -36,17 +37,25 @@ function Section({ pageId, schema, section: s, record, data, single, onSaved }: 
   const setUser = useSetAtom(userInfoAtom);
   const [saving, setSaving] = useState(false);
   const values = useMemo(() => ((s.path ? pathOf(record, s.path) : record) ?? {}) as Row, [record, s.path]);
-  const submit: FormSubmitSchema | undefined = s.submit ?? (single || !s.path ? schema.submit : undefined);
-  const fields = useMemo(() => ({ fields: s.fields ?? [], columns: s.columns }), [s]);
+  const addUrl = urlsOf(schema).add;
+  const submit = useMemo<FormSubmitSchema | undefined>(
+    () => s.submit ?? (single || !s.path ? (schema.submit ?? (addUrl ? { url: addUrl } : undefined)) : undefined),
+    [s.submit, s.path, single, schema.submit, addUrl],
+  );
+  // A single form with nowhere to save (a demo or a check-only form) still validates on 提交.
+  const checkOnly = !submit && single && ((s.fields?.length ?? 0) > 0 || !!s.schema);
+  const fields = useMemo(() => ({ fields: s.fields ?? [], schema: s.schema, columns: s.columns }), [s]);
+  const hasFields = (s.fields?.length ?? 0) > 0 || !!s.schema;
 
   const save = useCallback(
     async (form: Form) => {
-      if (!submit) return;
+      if (!submit && !checkOnly) return;
       try {
         await form.validate();
       } catch {
         return;
       }
+      if (!submit) return void message.success('提交成功');
       const typed = toJS(form.values) as Row;
       const body = { ...(submit.merge ? values : {}), ...(submit.body ? (fillTemplate(submit.body, { ...data, ...values }) as Row) : {}), ...typed };
       setSaving(true);
@@ -63,7 +72,7 @@ function Section({ pageId, schema, section: s, record, data, single, onSaved }: 
         setSaving(false);
       }
     },
-    [submit, values, data, message, setUser, s.path, onSaved],
+    [submit, checkOnly, values, data, message, setUser, s.path, onSaved],
   );
 
   const form = useMemo(
@@ -83,12 +92,12 @@ function Section({ pageId, schema, section: s, record, data, single, onSaved }: 
     <div data-testid={s.testId} className="form-page-section" style={{ maxWidth: (s.columns ?? 1) > 1 ? undefined : 560 }}>
       {s.description && <Typography.Paragraph type="secondary">{s.description}</Typography.Paragraph>}
       {s.widget && (W ? <W {...s.widgetProps} record={values} /> : <Alert type="error" message={`未注册的组件：${s.widget}`} />)}
-      {(s.fields?.length ?? 0) > 0 && <SchemaFormBody form={form} schema={fields} mode="edit" record={values} layout="vertical" />}
-      {(s.actions?.length || (submit && !s.autoSubmit)) && (
+      {hasFields && <SchemaFormBody form={form} schema={fields} mode="edit" record={values} layout="vertical" />}
+      {(s.actions?.length || ((submit || checkOnly) && !s.autoSubmit)) && (
         <Space wrap style={{ marginTop: 8 }}>
-          {submit && !s.autoSubmit && (
+          {(submit || checkOnly) && !s.autoSubmit && (
             <Button type="primary" loading={saving} onClick={() => void save(form)}>
-              {s.submitText ?? schema.form?.submitText ?? '保存'}
+              {s.submitText ?? schema.form?.submitText ?? (checkOnly ? '提交' : '保存')}
             </Button>
           )}
           {s.actions?.length ? <PageActions pageId={pageId} schema={schema} actions={s.actions} record={values} params={data} /> : null}

@@ -408,6 +408,8 @@ export interface FormSectionSchema {
   title: string;
   description?: string;
   fields?: FormFieldSchema[];
+  /** Raw Formily JSON Schema (object), instead of `fields` (the page's `form.schema`). */
+  schema?: Record<string, unknown>;
   columns?: 1 | 2 | 3;
   /** The section's values are this part of the loaded record (and are saved alone). */
   path?: string;
