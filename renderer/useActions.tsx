@@ -7,13 +7,16 @@ import { actionHandler, type ActionContext, type ActionDialog, type Row } from '
 
 export type ActionBase = Omit<ActionContext, 'record' | 'openDialog' | 'message' | 'modal' | 'navigate'>;
 
+const DRAWER_STYLES = { wrapper: { maxWidth: '100vw' } };
+
 /** A dialog opened by an action: closing a drawer refreshes the page (its widget may have changed rows). */
 function DialogHost({ dialog, close }: { dialog: ActionDialog; close: (changed?: boolean) => void }): ReactNode {
   const body = dialog.render(close);
   if (dialog.kind === 'bare') return body;
   if (dialog.kind === 'drawer')
     return (
-      <Drawer open title={dialog.title} width={dialog.width ?? 650} onClose={() => close(true)} destroyOnHidden>
+      // Never wider than the screen (a 960 px drawer on a phone would cut off its left part and its close button).
+      <Drawer open title={dialog.title} width={dialog.width ?? 650} styles={DRAWER_STYLES} onClose={() => close(true)} destroyOnHidden>
         {body}
       </Drawer>
     );

@@ -10,7 +10,8 @@ import { rowAction, confirmPopconfirm } from './helpers';
 /**
  * docs/config-authors.md, followed literally: the entity and page schema are the JSON blocks of
  * that page, written into a scratch copy of schemas/; the menu entry is added through the API; the
- * server restarts; the new screen is used in Chromium.
+ * server restarts; the new screen is used in Chromium. Section 5 (a record screen: tabs, a detail view, a
+ * bound sub-list, a dashboard section) is followed the same way: its JSON blocks go into the files it names.
  */
 const PORT = Number(process.env.CONFIG_AUTHOR_PORT ?? 18086);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -20,6 +21,21 @@ const doc = readFileSync(join(ROOT, 'docs/config-authors.md'), 'utf8');
 const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
 const entity = blocks[0]!;
 const pageSchema = blocks[1]!;
+
+/**
+ * Section 5's JSON blocks by the file each is written to: the last `schemas/….json` the text before
+ * the block names.
+ */
+function sectionFiles(section: string): Map<string, Record<string, unknown>> {
+  const files = new Map<string, Record<string, unknown>>();
+  let file: string | undefined;
+  section.split(/```json\n([\s\S]*?)```/).forEach((part, i) => {
+    if (i % 2 === 0) file = [...part.matchAll(/`(schemas\/[\w/]+\.json)`/g)].pop()?.[1] ?? file;
+    else files.set(file!, JSON.parse(part) as Record<string, unknown>);
+  });
+  return files;
+}
+const composed = sectionFiles(doc.slice(doc.indexOf('\n## 5.')));
 
 let scratch: string;
 let server: ChildProcess | undefined;
@@ -90,10 +106,6 @@ test.afterAll(async () => {
 
 test('a config author adds a screen without code', async ({ page }) => {
   // Step 3: the menu entries, through the API.
-  const signInApi = async () => {
-    const r = await fetch(`${API}/sys/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'Observe#2026' }) });
-    return ((await r.json()) as { result: { token: string } }).result.token;
-  };
   let token = await signInApi();
   for (const [name, component, url] of [['图书管理', 'demo/BookList', '/demo/book'], ['坏页面', 'demo/Broken', '/demo/broken']] as const) {
     const added = await call('POST', '/sys/permission/add', token, { name, menuType: 0, url, component, sortNo: 99 });
@@ -191,6 +203,107 @@ test('a config author adds a screen without code', async ({ page }) => {
   await go('/demo/book');
   await expect(page.locator('tr.ant-table-row')).toHaveCount(2);
 });
+
+test('section 5: a record screen with tabs, a detail view, a bound sub-list and figures', async ({ page }) => {
+  // The files of section 5, written where the guide says; BookList.json gains the `actions` key.
+  const names = [
+    'schemas/entities/demo/demo_loan.json',
+    'schemas/pages/demo/LoanList.json',
+    'schemas/pages/demo/BookLoanStats.json',
+    'schemas/pages/demo/BookDetail.json',
+    'schemas/pages/demo/BookView.json',
+    'schemas/pages/demo/BookList.json',
+  ];
+  expect([...composed.keys()].sort()).toEqual([...names].sort());
+  for (const name of names) {
+    const json = name.endsWith('BookList.json') ? { ...pageSchema, ...composed.get(name) } : composed.get(name);
+    writeFileSync(join(scratch, name), JSON.stringify(json, null, 2));
+  }
+  // Restart (the new entity's table and permission codes).
+  await stop();
+  await start(join(scratch, 'data'));
+
+  // The books of the first test; another book's loan, which 三体's screen must not show.
+  const token = await signInApi();
+  const books = await call<{ records: Array<{ id: string; title: string }> }>('GET', '/demo/book/list?pageSize=50', token);
+  const bookId = (title: string) => books.result.records.find((b) => b.title === title)!.id;
+  const other = await call('POST', '/demo/loan/add', token, { bookId: bookId('活着'), borrower: '王五', loanDate: '2026-03-02', days: 7 });
+  expect(other.success, other.message).toBe(true);
+
+  page.setDefaultNavigationTimeout(60_000);
+  await signInAt(page);
+  await page.goto(`${BASE}/demo/book`);
+  const open = async (title: string) => {
+    const row = page.locator('tr.ant-table-row').filter({ hasText: title });
+    await expect(row.getByText('查看', { exact: true })).toBeVisible();
+    await rowAction(page, row, '查看');
+    const drawer = page.locator('.ant-drawer-content').filter({ hasText: `图书：${title}` });
+    await expect(drawer).toBeVisible();
+    return drawer;
+  };
+
+  // 5.7 (1): 基本信息 — the book's fields in their formats, and the figures (no loans yet).
+  let drawer = await open('三体');
+  await expect(drawer.getByRole('tab', { name: '基本信息', selected: true })).toBeVisible();
+  const item = (label: string) => drawer.locator('.schema-descriptions .ant-descriptions-item-label', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::*[1]');
+  await expect(item('书名')).toHaveText('三体');
+  await expect(item('作者')).toHaveText('刘慈欣');
+  await expect(item('页数')).toHaveText('302 页');
+  await expect(item('录入人')).toHaveText('admin');
+  await expect(item('录入时间')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  await expect(drawer.getByTestId('loan-count')).toContainText('0 次');
+
+  // 5.7 (2): 借阅记录 — only this book's loans (none yet: 王五's loan is 活着's); two loans added.
+  await drawer.getByRole('tab', { name: '借阅记录' }).click();
+  const loans = drawer.locator('tr.ant-table-row');
+  await expect(drawer.locator('.ant-table-placeholder')).toBeVisible();
+  for (const [who, date, days] of [['张三', '2026-03-01', '14'], ['李四', '2026-03-20', '10']] as const) {
+    await drawer.getByRole('button', { name: '新增借阅' }).click();
+    const d = page.locator('.ant-modal-content').filter({ hasText: '新增' });
+    await d.getByLabel('借阅人').fill(who);
+    await d.getByLabel('借出日期').fill(date);
+    await d.getByLabel('借出日期').press('Enter');
+    await d.getByLabel('借阅天数').fill(days);
+    await d.getByRole('button', { name: /确\s*定/ }).click();
+    await expect(d).toHaveCount(0);
+    await expect(loans.filter({ hasText: who })).toHaveCount(1);
+  }
+  await expect(loans).toHaveCount(2);
+  await expect(loans.first()).toContainText('2026-03-20'); // newest loan first
+  await expect(loans.filter({ hasText: '王五' })).toHaveCount(0);
+  // The saved loans carry the book's id, though the form never showed it.
+  const saved = await call<{ records: Array<{ borrower: string; bookId: string }> }>('GET', '/demo/loan/list?borrower=张三', token);
+  expect(saved.result.records.map((r) => r.bookId)).toEqual([bookId('三体')]);
+
+  // 5.7 (3): back on 基本信息, the figures count them.
+  await drawer.getByRole('tab', { name: '基本信息' }).click();
+  await expect(drawer.getByTestId('loan-count')).toContainText('2 次');
+  await expect(drawer.getByTestId('loan-days')).toContainText('24 天');
+  await expect(drawer.getByTestId('loan-avg')).toContainText('12.0');
+  await expect(drawer.getByTestId('loan-chart').locator('canvas')).toBeVisible();
+
+  // Another book's screen: its own loan and figures only.
+  await drawer.locator('.ant-drawer-close').click();
+  await expect(drawer).toHaveCount(0);
+  drawer = await open('活着');
+  await expect(drawer.getByTestId('loan-count')).toContainText('1 次');
+  await expect(drawer.getByTestId('loan-days')).toContainText('7 天');
+  await drawer.getByRole('tab', { name: '借阅记录' }).click();
+  await expect(drawer.locator('tr.ant-table-row')).toHaveCount(1);
+  await expect(drawer.locator('tr.ant-table-row')).toContainText('王五');
+
+  // On a phone the 960 px drawer fits the screen (its close button and tabs stay reachable).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(async () => (await drawer.boundingBox())?.x).toBeGreaterThanOrEqual(0);
+  expect((await drawer.boundingBox())!.width).toBeLessThanOrEqual(390);
+  await drawer.locator('.ant-drawer-close').click();
+  await expect(drawer).toHaveCount(0);
+});
+
+async function signInApi() {
+  const r = await fetch(`${API}/sys/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'Observe#2026' }) });
+  return ((await r.json()) as { result: { token: string } }).result.token;
+}
 
 async function signInAt(page: Page) {
   await page.goto(`${BASE}/user/login`);
