@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Card, Col, Descriptions, Empty, Form, List, Progress, Result, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
-import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
+import { Alert, Avatar, Button, Card, Col, Descriptions, Empty, Form, List, Progress, Result, Row, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { ArrowDownOutlined, ArrowUpOutlined, UserOutlined } from '@ant-design/icons';
 import { useAtomValue } from 'jotai';
 import { useNavigate } from 'react-router-dom';
-import { http } from '@core/http/client';
+import { fileUrl, http } from '@core/http/client';
 import { dictText, useDicts, type DictOption } from '@core/dict';
 import { menuAtom, userInfoAtom, type MenuNode } from '@core/session/store';
 import { getWidget } from '@widgets/registry';
@@ -125,7 +125,7 @@ function Panels({ schema, bound, parent, embedded }: { schema: PageSchema; bound
   const dictCodes = useMemo(
     () => [
       ...filters.map((f) => (f.options ? undefined : f.dict)),
-      ...panels.flatMap((p) => [p.dict, ...(p.items ?? []).map((i) => i.dict), ...(p.columns ?? []).map((c) => c.dict)]),
+      ...panels.flatMap((p) => [p.dict, p.tag?.dict, ...(p.items ?? []).map((i) => i.dict), ...(p.columns ?? []).map((c) => c.dict)]),
     ].filter((d): d is string => !!d),
     [filters, panels],
   );
@@ -226,9 +226,23 @@ function useValueText(dicts: Record<string, DictOption[]>) {
   return (v: DashboardValue, raw: unknown) => formatted(v, raw, (code, x) => dictText(dicts[code], x));
 }
 
-/** A value as text, or as a coloured tag (`colors`). */
-function ValueView({ v, raw, dicts }: { v: DashboardValue; raw: unknown; dicts: Record<string, DictOption[]> }) {
+/** A value as text, or as a coloured tag (`colors`); a list with `tags`: one tag per element (its `tags` field, `tagColor` over `$row`). */
+function ValueView({ v, raw, dicts, scope }: { v: DashboardValue; raw: unknown; dicts: Record<string, DictOption[]>; scope?: Scope }) {
   const text = useValueText(dicts)(v, raw);
+  if (v.tags !== undefined && Array.isArray(raw))
+    return (
+      <Space size={[4, 4]} wrap>
+        {raw.map((el, i) => {
+          const t = el !== null && typeof el === 'object' ? pick(el, v.tags || undefined) : el;
+          const color = v.tagColor ? textOf(v.tagColor, { ...scope, $row: el }) : '';
+          return (
+            <Tag key={i} color={color || undefined} style={{ marginInlineEnd: 0 }}>
+              {String(t ?? '')}
+            </Tag>
+          );
+        })}
+      </Space>
+    );
   if (v.colors && text) return <Tag color={v.colors[String(raw)] ?? 'default'} bordered={false}>{text}</Tag>;
   return <>{text}</>;
 }
@@ -305,6 +319,8 @@ function PanelBody(props: PanelProps) {
     }
     case 'list':
       return <ListPanel {...props} rows={rows} />;
+    case 'profile':
+      return <ProfilePanel {...props} />;
     case 'widget': {
       const W = p.widget ? getWidget(p.widget) : undefined;
       return W ? <W {...p.widgetProps} data={data} filters={scope.$filters} /> : <Alert type="warning" message="该组件无法显示" />;
@@ -362,9 +378,38 @@ function TablePanel({ panel: p, rows, scope, dicts }: PanelProps & { rows: Row[]
   );
 }
 
-function ListPanel({ panel: p, rows, scope, paths }: PanelProps & { rows?: Row[] }) {
+/** A person (or any record) card: avatar, name and caption, then its items (an empty one shows —). */
+function ProfilePanel({ panel: p, data, scope, dicts }: PanelProps) {
+  const src = p.avatar ? pick(data, p.avatar) : undefined;
+  const col = p.column ?? 1;
+  return (
+    <div className="dashboard-profile" style={{ display: 'flex', flexWrap: 'wrap', gap: 24, alignItems: 'flex-start' }}>
+      <div style={{ flex: '1 1 180px', textAlign: 'center' }}>
+        <Avatar size={104} src={src ? fileUrl(String(src)) : undefined} icon={<UserOutlined />} />
+        {p.label && (
+          <div className="dashboard-profile-name" style={{ fontSize: 20, fontWeight: 500, marginTop: 12 }}>
+            {textOf(p.label, scope)}
+          </div>
+        )}
+        {p.caption && <Typography.Text type="secondary">{textOf(p.caption, scope)}</Typography.Text>}
+      </div>
+      <Descriptions
+        style={{ flex: '999 1 260px', minWidth: 0 }}
+        size="small"
+        column={{ xs: 1, sm: 1, md: Math.min(2, col), lg: col, xl: col, xxl: col }}
+        items={(p.items ?? []).map((it, i) => {
+          const raw = rawValue(it, data, scope);
+          const none = empty(raw) || (Array.isArray(raw) && !raw.length);
+          return { key: i, label: it.label, span: it.span, children: none ? '—' : <ValueView v={it} raw={raw} dicts={dicts} scope={scope} /> };
+        })}
+      />
+    </div>
+  );
+}
+
+function ListPanel({ panel: p, rows, scope, paths, dicts }: PanelProps & { rows?: Row[] }) {
   const nav = useNavigate();
-  const items: Array<{ title: string; description?: string; extra?: string; url?: string }> = p.links
+  const items: Array<{ title: string; description?: string; extra?: string; tag?: ReactNode; url?: string }> = p.links
     ? p.links.filter((l) => allowed(paths, l.url, l.always)).map((l) => ({ title: l.label, description: l.description, url: l.url }))
     : (rows ?? []).map((r) => {
         const s = { ...scope, $row: r };
@@ -373,6 +418,7 @@ function ListPanel({ panel: p, rows, scope, paths }: PanelProps & { rows?: Row[]
           title: p.label ? textOf(p.label, s) : String(fillTemplate(r.title ?? r.name ?? '', s)),
           description: p.caption ? textOf(p.caption, s) : undefined,
           extra: p.extra ? textOf(p.extra, s) : undefined,
+          tag: p.tag ? <ValueView v={p.tag} raw={rawValue(p.tag, r, s)} dicts={dicts} scope={s} /> : undefined,
           url: url && allowed(paths, url) ? url : undefined,
         };
       });
@@ -394,7 +440,16 @@ function ListPanel({ panel: p, rows, scope, paths }: PanelProps & { rows?: Row[]
       dataSource={items}
       locale={{ emptyText: p.emptyText ?? '暂无数据' }}
       renderItem={(it) => (
-        <List.Item extra={it.extra && <Typography.Text type="secondary">{it.extra}</Typography.Text>}>
+        <List.Item
+          extra={
+            (it.extra || it.tag) && (
+              <>
+                {it.tag}
+                {it.extra && <Typography.Text type="secondary">{it.extra}</Typography.Text>}
+              </>
+            )
+          }
+        >
           <List.Item.Meta title={it.url ? <a onClick={() => nav(it.url!)}>{it.title}</a> : it.title} description={it.description} />
         </List.Item>
       )}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Descriptions, Empty, Spin, Tag, Timeline, Typography } from 'antd';
 import { fileUrl, http } from '@core/http/client';
 import { dictText, useDicts, type DictOption } from '@core/dict';
@@ -7,9 +7,12 @@ import type { DisplayItem, SectionSchema, TimelineSchema } from '@shared/page-sc
 import { fillValues, type Row } from './registry';
 import { Region } from './Region';
 
+const TreeAssign = lazy(() => import('./TreeAssign'));
+
 /*
  * The sections of a record (detail pages, tabs): description items with their formats, bound regions
- * (another page schema with parameters from the record) and a timeline of the record's log.
+ * (another page schema with parameters from the record), a timeline of the record's log, and a
+ * checkable tree assignment of the record (the `treeAssign` action drawn in place).
  */
 
 type Dicts = Record<string, DictOption[]>;
@@ -128,6 +131,16 @@ function LogTimeline({ timeline: t, record, dicts }: { timeline: TimelineSchema;
   );
 }
 
+/** A checkable tree assignment of the record, in place (the `treeAssign` action's dialog body). */
+function AssignSection({ section, record }: { section: SectionSchema; record: Row }) {
+  const action = useMemo(() => ({ key: 'assign', label: section.title ?? '', ...section.treeAssign }), [section]);
+  return (
+    <Suspense fallback={<Spin />}>
+      <TreeAssign action={action} data={record} inline />
+    </Suspense>
+  );
+}
+
 /** The sections of `record` in order. */
 export function Sections({ sections, record }: { sections: SectionSchema[]; record: Row }) {
   const dicts = useDicts(useMemo(() => sectionDicts(sections), [sections]));
@@ -143,6 +156,7 @@ export function Sections({ sections, record }: { sections: SectionSchema[]; reco
           {s.items && <Items section={s} record={record} dicts={dicts} />}
           {s.region && <Region region={s.region} parent={record} />}
           {s.timeline && <LogTimeline timeline={s.timeline} record={record} dicts={dicts} />}
+          {s.treeAssign && <AssignSection section={s} record={record} />}
         </section>
       ))}
     </div>

@@ -59,8 +59,9 @@ const scopeOptions = (rows: Row[], key: string, title: string, filter?: string, 
  * of `treeUrl`, the checked keys of `checkedUrl`, saved to `saveUrl` with `body` ({checked}, {last}:
  * the keys checked when loaded, and the row's fields). With `scope`, a choice comes first and fills
  * its `{param}` in the urls. 全部勾选 / 取消全选, 展开 / 折叠, and 父子关联 as JeecgBoot's role drawer has.
+ * `inline`: drawn in place (a record's section, e.g. 部门权限), without a dialog or 取消; 保存 stays.
  */
-export default function TreeAssign({ action: a, data, onClose }: { action: ActionSchema; data: Row; onClose: (changed: boolean) => void }) {
+export default function TreeAssign({ action: a, data, onClose, inline }: { action: ActionSchema; data: Row; onClose?: (changed: boolean) => void; inline?: boolean }) {
   const { message } = App.useApp();
   const [scopeOpts, setScopeOpts] = useState<Array<{ value: string; label: string }> | null>(a.scope ? null : []);
   const [scopeValue, setScopeValue] = useState<string>();
@@ -119,7 +120,7 @@ export default function TreeAssign({ action: a, data, onClose }: { action: Actio
       setLast(checked);
       setChanged(true);
       message.success(r.message || '保存成功！');
-      if (close) onClose(true);
+      if (close) onClose?.(true);
     } finally {
       setSaving(false);
     }
@@ -127,13 +128,13 @@ export default function TreeAssign({ action: a, data, onClose }: { action: Actio
 
   const buttons = (
     <Space style={{ marginTop: 16 }}>
-      <Button onClick={() => onClose(changed)}>取消</Button>
+      {!inline && <Button onClick={() => onClose?.(changed)}>取消</Button>}
       {a.saveAndStay && (
         <Button loading={saving} disabled={!tree || !!note} onClick={() => void save(false)}>
           仅保存
         </Button>
       )}
-      <Button type="primary" loading={saving} disabled={!tree || !!note} onClick={() => void save(true)}>
+      <Button type="primary" loading={saving} disabled={!tree || !!note} onClick={() => void save(!inline)}>
         {a.saveAndStay ? '保存并关闭' : (a.submitText ?? '保存')}
       </Button>
     </Space>
@@ -173,7 +174,7 @@ export default function TreeAssign({ action: a, data, onClose }: { action: Actio
                 <Switch size="small" checked={linked} onChange={setLinked} aria-label="父子关联" /> 父子关联
               </span>
             </Space>
-            <div style={{ maxHeight: 'calc(100vh - 260px)', overflow: 'auto' }}>
+            <div style={{ maxHeight: `calc(100vh - ${inline ? 330 : 260}px)`, overflow: 'auto' }}>
               <Tree
                 checkable
                 checkStrictly
@@ -192,15 +193,17 @@ export default function TreeAssign({ action: a, data, onClose }: { action: Actio
       {ready && buttons}
     </div>
   );
+  // A section of a record (a tab): drawn in place, saved with its own button.
+  if (inline) return body;
   const title = fillText(a.title ?? a.label, data);
   if (a.container === 'modal')
     return (
-      <Modal open title={title} width={a.width ?? 520} onCancel={() => onClose(changed)} footer={null} destroyOnHidden>
+      <Modal open title={title} width={a.width ?? 520} onCancel={() => onClose?.(changed)} footer={null} destroyOnHidden>
         {body}
       </Modal>
     );
   return (
-    <Drawer open title={title} width={Math.min(a.width ?? 650, window.innerWidth)} onClose={() => onClose(changed)} destroyOnHidden>
+    <Drawer open title={title} width={Math.min(a.width ?? 650, window.innerWidth)} onClose={() => onClose?.(changed)} destroyOnHidden>
       {body}
     </Drawer>
   );

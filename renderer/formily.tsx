@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { createSchemaField } from '@formily/react';
 import { Schema, type ISchema } from '@formily/json-schema';
-import { setValidateLanguage } from '@formily/core';
+import { registerValidateRules, setValidateLanguage, type Form } from '@formily/core';
 import { allWidgets } from '@widgets/registry';
 import { registerBaseWidgets } from '@widgets/base';
 import '@widgets/index';
@@ -12,6 +12,14 @@ import type { FormMode } from './ListPage';
 
 // Formily's validation messages in Chinese (set here: the shell does not load Formily).
 setValidateLanguage('zh-CN');
+// `{ "sameAs": "password", "message": "两次输入的密码不一样！" }`: the value must equal another field's (a
+// confirmation); an empty value is left to `required`.
+registerValidateRules({
+  sameAs: (value, rule, ctx: { form?: Form }) => {
+    const other = ctx.form?.getValuesIn(String((rule as { sameAs?: unknown }).sameAs));
+    return value === undefined || value === null || value === '' || value === other ? '' : (rule.message ?? '两次输入不一致');
+  },
+});
 // Formily's own {{ }} compiler uses `new Function`; every schema expression goes through ours.
 Schema.registerCompiler((expression: string, scope: Record<string, unknown>) => evaluate(expression, scope ?? {}));
 

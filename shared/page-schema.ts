@@ -328,7 +328,7 @@ export interface DashboardChart {
 }
 
 export interface DashboardPanel extends DashboardValue {
-  type: 'stat' | 'descriptions' | 'chart' | 'table' | 'progress' | 'list' | 'widget';
+  type: 'stat' | 'descriptions' | 'chart' | 'table' | 'progress' | 'list' | 'widget' | 'profile';
   /** Names the panel (its `data-testid`). */
   key?: string;
   /** Template over `$data`, `$root`, `$user`, `$filters`. */
@@ -486,4 +486,27 @@ export interface ImportPreviewActionProps {
   rowsTitle?: string;
   /** A row's error text (such rows are highlighted). */
   errorField?: string;
+}
+
+// ---- Hand-written screens as schemas (issue 26): an inline tree assignment section ----
+
+export interface SectionSchema {
+  /** A checkable tree assignment drawn in the section (the `treeAssign` action's properties; `{field}` from the record), saved by its own 保存. */
+  treeAssign?: TreeAssignActionProps & { body?: Record<string, unknown>; submitText?: string; method?: 'post' | 'put' };
+}
+
+// ---- Dashboards: a profile card, list values as tags, a list row's tag (issue 26, 个人中心) ----
+
+export interface DashboardValue {
+  /** The value is a list: one tag per element — the element's field at this dot path ("" = the element itself). */
+  tags?: string;
+  /** tags: each tag's colour, a template over `$row` (the element). */
+  tagColor?: string;
+}
+
+export interface DashboardPanel {
+  /** profile: dot path of a stored image (the avatar); `label` / `caption` are the name and the line under it, `items` the descriptions. */
+  avatar?: string;
+  /** list: a value of each row shown as its tag (field / value template over `$row`, dict, colors). */
+  tag?: DashboardValue;
 }

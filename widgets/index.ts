@@ -74,13 +74,12 @@ WIDGETS.IndexScoreForm = [() => import('./domain/IndexScoreForm'), 'IndexScoreFo
 WIDGETS.IndexTreeEditor = [() => import('./domain/IndexTreeEditor'), 'IndexTreeEditor'];
 for (const n of ['LessonPicker', 'IndexScoreForm', 'IndexTreeEditor']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
-// System administration (widgets/admin): password reset, user role/department fields, menu parent and icon.
-WIDGETS.ResetPassword = [() => import('./admin/ResetPassword'), 'ResetPassword'];
+// System administration (widgets/admin): user role/department fields, menu parent and icon.
 WIDGETS.UserRoleSelect = [() => import('./admin/UserRelations'), 'UserRoleSelect'];
 WIDGETS.UserDepartSelect = [() => import('./admin/UserRelations'), 'UserDepartSelect'];
 WIDGETS.PermissionParentSelect = [() => import('./admin/PermissionParentSelect'), 'PermissionParentSelect'];
 WIDGETS.MenuIconSelect = [() => import('./admin/MenuIconSelect'), 'MenuIconSelect'];
-for (const n of ['ResetPassword', 'UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect', 'MenuIconSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
+for (const n of ['UserRoleSelect', 'UserDepartSelect', 'PermissionParentSelect', 'MenuIconSelect']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
 // Demo page body of the dialog widgets (schemas/pages/demo/widgets/dialogs.json).
 WIDGETS.DialogWidgetsDemo = [() => import('./inputs/DialogWidgetsDemo'), 'DialogWidgetsDemo'];

@@ -23,7 +23,6 @@ export const BUILTIN_PAGES: Record<string, Lazy> = {
   'exception/403': lazy(() => import('@app/pages/exception/Exception403')),
   'exception/404': lazy(() => import('@app/pages/exception/Exception404')),
   'exception/500': lazy(() => import('@app/pages/exception/Exception500')),
-  'account/center/Index': lazy(() => import('@app/pages/account/AccountCenter')),
 };
 
 /**

@@ -25,7 +25,7 @@ export const STATIC_ROUTES: RouteDef[] = [
   demo('/profile/advanced', '高级详情页', '详情页'),
   demo('/result/success', '成功', '结果页'),
   demo('/result/fail', '失败', '结果页'),
-  // The account pages work on the signed-in user's own profile (app/pages/account/AccountCenter, page schema account/settings/Index).
+  // The account pages work on the signed-in user's own profile (page schemas account/center/Index and account/settings/Index).
   def('/account/center', '个人中心', { component: 'account/center/Index', parents: [{ title: '个人页', path: '' }] }),
   ...['base', 'security', 'custom', 'binding', 'notification'].map((k) =>
     def(`/account/settings/${k}`, '个人设置', { component: 'account/settings/Index', parents: [{ title: '个人页', path: '' }] }),

@@ -196,8 +196,8 @@ describe('GET /schema/route (where a path leads, for the early requests of a fir
     expect(b).toMatchObject({ success: true, result: { component: 'supervisor/TermList', schema: { kind: expect.any(String), title: expect.any(String) } } });
     const page = (await s.get('schema/page/supervisor/TermList', await s.login('admin'))).json();
     expect(b.result.schema).toEqual(page.result);
-    // A built-in page: the component, no schema.
-    expect((await route('/account/center')).result).toEqual({ component: 'account/center/Index', schema: null });
+    // 个人中心 (a static route every user has) is a page schema too (a dashboard).
+    expect((await route('/account/center')).result).toMatchObject({ component: 'account/center/Index', schema: { kind: 'dashboard', title: '个人中心' } });
   });
 
   it('refuses a path outside the user’s menu, and malformed paths', async () => {
@@ -231,7 +231,9 @@ describe('GET /schema/route (where a path leads, for the early requests of a fir
     expect(teacher.total).toBeLessThan(admin.total);
     // Without `search`, or for a page that is not a list, no rows.
     expect((await route('/supervisor/lectureRecord')).result.list).toBeUndefined();
-    expect((await s.get('schema/route?path=%2Faccount%2Fcenter&search=', await s.login('admin'))).json().result).toEqual({ component: 'account/center/Index', schema: null });
+    const centre = (await s.get('schema/route?path=%2Faccount%2Fcenter&search=', await s.login('admin'))).json().result;
+    expect(centre).toMatchObject({ component: 'account/center/Index', schema: { kind: 'dashboard' } });
+    expect(centre.list).toBeUndefined();
     // A dashboard page: its schema, no rows.
     const monitor = (await s.get('schema/route?path=%2Fmonitor%2FSystemInfo&search=', await s.login('admin'))).json().result;
     expect(monitor).toMatchObject({ component: 'modules/monitor/SystemInfo', schema: { kind: 'dashboard' } });

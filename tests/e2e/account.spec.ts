@@ -25,11 +25,21 @@ test('the teacher edits their own base settings, reloads and sees them; the head
     await page.request.put(`${SELF}/userEdit`, { headers, data: { realname: u.realname, email: u.email ?? '', phone: u.phone ?? '', sex: u.sex } });
     await page.request.put(`${SELF}/notify`, { headers, data: before.notify });
   };
-  const centre = page.locator('.account-center');
+  // 个人中心 is a dashboard page schema (account/center/Index): a profile card and two lists of one answer.
+  const centre = page.getByTestId('account-profile');
   await userMenu(page, '个人中心', centre);
   await expect(page).toHaveURL(/\/account\/center$/);
-  await expect(centre.locator('.account-center-name')).toHaveText('王磊');
+  await expect(centre.locator('.dashboard-profile-name')).toHaveText('王磊');
+  await expect(centre.getByText('teacher', { exact: true })).toBeVisible();
   await expect(centre.getByText('教师', { exact: true })).toBeVisible();
+  await expect(centre.getByText('讲师', { exact: true })).toBeVisible();
+  await expect(centre.getByText('计算机学院', { exact: true })).toHaveClass(/ant-tag-blue/);
+  // The recent records (course（teacher）, date · listener · number · score, status tag) and notices (read or not).
+  const records = page.getByTestId('account-records').locator('.ant-list-item');
+  await expect(records.first()).toContainText(/（.+）/);
+  await expect(records.first()).toContainText(/\d{4}-\d{2}-\d{2} · 听课人 .+ · 编号 TK\d+/);
+  await expect(records.first().locator('.ant-tag')).toHaveText(/已提交|已确认|已退回|已归档|草稿/);
+  await expect(page.getByTestId('account-notices').locator('.ant-list-item .ant-tag').first()).toHaveText(/已读|未读/);
   await page.screenshot({ path: test.info().outputPath('account-center.png') });
 
   // 个人设置 is a form page (page schema account/settings/Index) over the own profile.
@@ -75,7 +85,7 @@ test('the teacher edits their own base settings, reloads and sees them; the head
   await expect(page.getByRole('switch', { name: '待办任务' })).toBeChecked();
 
   await page.goto('/account/center');
-  await expect(page.locator('.account-center .account-center-name')).toHaveText(NEW_NAME);
+  await expect(page.getByTestId('account-profile').locator('.dashboard-profile-name')).toHaveText(NEW_NAME);
 });
 
 test('the demo teacher\'s profile is back to its seeded values for the specs that follow', async ({ request, baseURL }) => {

@@ -166,11 +166,10 @@ test('a role\'s users: add existing users through the picker, remove them singly
   await page.getByRole('button', { name: /^查\s*询$/ }).click();
   const row = page.locator('.ant-table-row', { hasText: roleName });
   await expect(row).toHaveCount(1);
-  // 用户 opens the role's users (a page schema bound to ?roleId=).
+  // 用户 opens the role's users in a drawer (the page schema system/RoleUserList bound to { roleId }).
   await rowAction(page, row, '用户');
-  await expect(page).toHaveURL(new RegExp(`/isystem/role/users\\?roleId=${roleId}$`));
-  const drawer = page.locator('.ant-card', { has: page.locator('.schema-toolbar') }).first();
-  await expect(drawer.locator('.ant-card-head-title')).toHaveText('角色用户');
+  const drawer = page.locator('.ant-drawer:visible');
+  await expect(drawer.locator('.ant-drawer-title')).toHaveText(`角色用户：${roleName}`);
   await expect(drawer.locator('.ant-table-row')).toHaveCount(0);
 
   await drawer.getByRole('button', { name: '添加已有用户' }).click();
@@ -216,7 +215,8 @@ test('a department\'s panel: permissions saved, users added and removed', async 
   await expect(drawer.getByText('计算机学院', { exact: true })).toBeVisible();
 
   await drawer.getByRole('tab', { name: '部门权限' }).click();
-  const perm = drawer.getByTestId('depart-permission');
+  // 部门权限 is the tabs page's inline tree assignment (system/DepartPanel).
+  const perm = drawer.getByTestId('tree-assign');
   await perm.locator('.ant-tree-treenode', { hasText: /^首页$/ }).locator('.ant-tree-checkbox').click();
   await perm.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByText('保存成功！')).toBeVisible();
@@ -339,7 +339,9 @@ test('a department role\'s data rule, ticked on 部门角色 → 数据规则, l
   await rowAction(page, page.locator('.ant-table-row', { hasText: '计算机学院' }).first(), '部门设置');
   const drawer = page.locator('.ant-drawer:visible').first();
   await drawer.getByRole('tab', { name: '部门角色' }).click();
-  await rowAction(page, drawer.locator('.ant-tabs-tabpane-active .ant-table-row', { hasText: roleName }), '数据规则');
+  const roleRow = drawer.locator('.ant-tabs-tabpane-active .ant-table-row', { hasText: roleName });
+  await expect(roleRow).toBeVisible();
+  await rowAction(page, roleRow, '数据规则');
   const panel = page.getByTestId('tree-assign');
   await panel.getByRole('combobox', { name: '菜单' }).click();
   // Only the department's menus with rules are offered.

@@ -200,11 +200,20 @@ test('admin freezes, unfreezes and resets the password of the new user', async (
   await expect(row).toContainText('正常');
 
   const NEW_PASSWORD = 'Kv@73nRq#w';
+  // 密码 is a `form` action: the account shown, both passwords required, the confirmation must match.
   await more('密码');
-  const drawer = page.locator('.ant-drawer:visible');
-  await drawer.getByLabel('登录密码').fill(NEW_PASSWORD);
-  await drawer.getByLabel('确认密码').fill(NEW_PASSWORD);
-  await drawer.getByRole('button', { name: /确\s*定/ }).click();
+  const dlg = page.getByRole('dialog', { name: '修改密码' });
+  await expect(dlg.getByLabel('用户账号')).toHaveValue(USERNAME);
+  await expect(dlg.getByLabel('用户账号')).toBeDisabled();
+  await dlg.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(dlg.getByText('请输入登录密码', { exact: true })).toBeVisible();
+  await expect(dlg.getByText('请重新输入登录密码', { exact: true })).toBeVisible();
+  await dlg.getByLabel('登录密码').fill(NEW_PASSWORD);
+  await dlg.getByLabel('确认密码').fill(`${NEW_PASSWORD}x`);
+  await dlg.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(dlg.getByText('两次输入的密码不一样！')).toBeVisible();
+  await dlg.getByLabel('确认密码').fill(NEW_PASSWORD);
+  await dlg.getByRole('button', { name: /确\s*定/ }).click();
   await expect(page.getByText('密码修改成功！')).toBeVisible();
   await login(p2, USERNAME, { password: NEW_PASSWORD });
   await ctx.close();
