@@ -131,8 +131,9 @@ function Panels({ schema, bound, parent, embedded }: { schema: PageSchema; bound
   );
   const dicts = useDicts(dictCodes);
 
+  const filterValues = (p: DashboardPanel): Row => (p.filters === false ? {} : p.filters ? Object.fromEntries(p.filters.map((n) => [n, values[n]])) : values);
   const requestOf = (p: DashboardPanel): Source | undefined =>
-    p.url ? { url: p.url, params: Object.fromEntries(Object.entries({ ...bound, ...fillValues(p.params ?? {}, parent), ...values }).filter(([, v]) => !empty(v))), refresh: p.refresh } : undefined;
+    p.url ? { url: p.url, params: Object.fromEntries(Object.entries({ ...bound, ...fillValues(p.params ?? {}, parent), ...filterValues(p) }).filter(([, v]) => !empty(v))), refresh: p.refresh } : undefined;
   const sources = new Map<string, Source>();
   const keyOf = panels.map((p) => {
     const s = requestOf(p);

@@ -344,6 +344,8 @@ export interface DashboardPanel extends DashboardValue {
   path?: string;
   /** Re-requests every N seconds while the page is visible. */
   refresh?: number;
+  /** Which page filters go with the request: false none (data independent of them), or their names (default all). */
+  filters?: false | string[];
   /** Shown when true (expression over `$data`, `$root`, `$user`). */
   visible?: unknown;
   /** Drill-down: a link in the panel's corner (a stat: the whole card); shown when the user's menu has the path, or `always`. */

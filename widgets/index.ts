@@ -59,8 +59,6 @@ export const WIDGETS: Record<string, [Loader, string]> = {
   JDetailsModal: [() => import('./inputs/JDetailsModal'), 'JDetailsModal'],
   JSubTablePopover: [() => import('./inputs/JSubTablePopover'), 'JSubTablePopover'],
   JEditableTable: [() => import('./table/JEditableTable'), 'JEditableTable'],
-  // The home page's 7-day visits (a dashboard `widget` panel).
-  VisitChart: [() => import('./dashboard/VisitChart'), 'VisitChart'],
   TimetableGrid: [() => import('./timetable/TimetableGrid'), 'TimetableGrid'],
 };
 
