@@ -175,9 +175,10 @@ export default defineConfig(({ mode }) => ({
             // The main layout (app/layouts, its router modules) and the list page's renderer in one chunk — every signed-in
             // page loads both at boot (app/boot.ts) — with the page warmer (renderer/warm.ts, loaded at boot for a list page's
             // first request), the modules they share, and the small modules the main layout shares with them (the lazy
-            // overlays, the scroll-edge check): ListPage is also imported by the lazy online page, which would split it off,
-            // and a shared module alone would be a request of its own.
-            { name: 'renderer', test: /[\\/](app[\\/]layouts[\\/](?!UserLayout)[^\\/]+\.tsx?|app[\\/]router[\\/](resolve|static-routes|lookup)\.tsx?|app[\\/]screens\.ts|core[\\/]ui[\\/](moveFocus|LazyOverlay|useStableCallback|hiddenBeyond)\.tsx?|core[\\/](listQuery|dict)\.ts|shared[\\/](list-request|urls|format)\.ts|renderer[\\/](warm|scope|expr|loader|registry|polling)\.ts|renderer[\\/]useActions\.tsx|renderer[\\/](kinds|actions)[\\/][^\\/]+\.tsx?|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|AsideList|DataTable|cells|permissions|dialogAction)\.tsx?|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
+            // overlays, the scroll-edge check): ListPage (with its controller and views,
+            // renderer/list/) is also imported by the lazy online page, which would split it off, and a shared module alone
+            // would be a request of its own.
+            { name: 'renderer', test: /[\\/](app[\\/]layouts[\\/](?!UserLayout)[^\\/]+\.tsx?|app[\\/]router[\\/](resolve|static-routes|lookup)\.tsx?|app[\\/]screens\.ts|core[\\/]ui[\\/](moveFocus|LazyOverlay|useStableCallback|hiddenBeyond)\.tsx?|core[\\/](listQuery|dict)\.ts|shared[\\/](list-request|urls|format)\.ts|renderer[\\/](warm|scope|expr|loader|registry|polling)\.ts|renderer[\\/]useActions\.tsx|renderer[\\/](kinds|actions|list)[\\/][^\\/]+\.tsx?|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions|dialogAction)\.tsx?|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
             // React with the entry's other small libraries (dayjs, jotai's React bindings): one request fewer.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|dayjs|jotai)[\\/]/, priority: 40 },
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.

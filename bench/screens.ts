@@ -25,7 +25,7 @@ interface Call {
   url: string;
 }
 
-/** The list call a list page makes on opening (renderer/ListPage.tsx: page 1, default size and sort, query defaults). */
+/** The list call a list page makes on opening (renderer/list/useListController.ts: page 1, default size and sort, query defaults). */
 function screenCalls(): Call[] {
   const out: Call[] = [];
   for (const dir of DIRS)

@@ -30,7 +30,7 @@ export function filterTree(nodes: DataNode[], text: string): DataNode[] {
 
 const keysOf = (nodes: DataNode[]): string[] => nodes.flatMap((n) => [String(n.key), ...keysOf(n.children ?? [])]);
 
-/** The aside tree of a list (renderer/AsideList.tsx). */
+/** The aside tree of a list (renderer/list/AsideList.tsx). */
 export default function AsideTree({ tree, selected, onSelect }: { tree: AsideSchema['tree']; selected?: string; onSelect: (key?: string) => void }) {
   const [data, setData] = useState<DataNode[]>();
   const [text, setText] = useState('');

@@ -29,7 +29,7 @@ export function queryParams(fields: QueryFieldSchema[], values: Record<string, u
 /**
  * The first list request a list page makes for `schema` opened at URL `search` (initial page, page
  * size, sort, query defaults, urlParams, tree roots), so it can start before the page renders
- * (renderer/warm.ts). Must equal ListPage's first request (tests/unit/renderer-first-list.test.tsx).
+ * (renderer/warm.ts). Must equal the list page's first request (renderer/list/useListController.ts) (tests/unit/renderer-first-list.test.tsx).
  */
 export function firstListRequest(schema: PageSchema, search: string): { url: string; params: Record<string, unknown> } | undefined {
   const url = urlsOf(schema).list;

@@ -1,5 +1,5 @@
-// A paged list: the list controller (renderer/ListPage.tsx) and its views; with `aside`, a tree filter beside it.
-import { AsideList } from '../AsideList';
+// A paged list: the list controller (renderer/list/useListController.ts) and its views (renderer/ListPage.tsx); with `aside`, a tree filter beside it.
+import { AsideList } from '../list/AsideList';
 import { ListPage } from '../ListPage';
 import { registerPageKind, type PageKindProps } from '../registry';
 

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Card, Col, Row } from 'antd';
-import { ListPage } from './ListPage';
-import type { PageKindProps } from './registry';
+import { ListPage } from '../ListPage';
+import type { PageKindProps } from '../registry';
 
-const AsideTree = lazy(() => import('./AsideTree'));
+const AsideTree = lazy(() => import('../AsideTree'));
 
 /**
  * A list with `aside.tree`: a tree (e.g. the departments) left of the list, above it on phones; the

@@ -1,0 +1,102 @@
+import { useMemo, type ReactNode } from 'react';
+import { dictText, type DictOption } from '@core/dict';
+import { ListQueryContext } from '@core/listQuery';
+import { LazyTooltip } from '@core/ui/LazyOverlay';
+import type { ColumnSchema } from '@shared/page-schema';
+import { getWidget } from '@widgets/registry';
+import { DataTable, declaredWidth, type DataColumn, type DataTableProps } from '../DataTable';
+import type { Row } from '../registry';
+import { actionColumnWidth, RowActions } from './RowActions';
+import type { ListController, ShownAction } from './useListController';
+
+const DEFAULT_ELLIPSIS = 25;
+const showTotal = (total: number, range: [number, number]) => `${range[0]}-${range[1]} 共${total}条`;
+
+function renderCell(c: ColumnSchema, dicts: Record<string, DictOption[]>): ((v: unknown, r: Row) => ReactNode) | undefined {
+  const W = c.widget ? getWidget(c.widget) : undefined;
+  if (W) return (v, r) => <W value={v} record={r} {...c.widgetProps} />;
+  const limit = c.ellipsis === false ? 0 : typeof c.ellipsis === 'number' ? c.ellipsis : c.ellipsis ? DEFAULT_ELLIPSIS : 0;
+  const text = c.dict
+    ? (v: unknown, r: Row) => {
+        const t = r[`${c.dataIndex}_dictText`];
+        return t !== undefined && t !== null ? String(t) : dictText(dicts[c.dict!], v);
+      }
+    : (v: unknown) => (v === undefined || v === null ? '' : String(v));
+  if (!limit) return c.dict ? text : undefined;
+  return (v, r) => {
+    const s = text(v, r);
+    return s.length > limit ? (
+      <LazyTooltip title={s}>
+        <span>{s.slice(0, limit)}…</span>
+      </LazyTooltip>
+    ) : (
+      s
+    );
+  };
+}
+
+/** The pager under the table: the server's pages, or (static `data`) the table's own. */
+function listPagination(ctl: ListController): DataTableProps['pagination'] {
+  const { schema, pageSizes, current, pageSize, total, onPage } = ctl;
+  return schema.data
+    ? { pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal }
+    : { current, pageSize, total, pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal, onChange: onPage };
+}
+
+/** The list's table: the schema's columns (less those hidden), the row actions' column, selection, tree rows and the pager. */
+export function ListTable({ ctl }: { ctl: ListController }) {
+  const { schema, hidden, sort, dicts, rowActions, rows, cond, run, tree, expand, batch, selected, setSelected } = ctl;
+
+  // The row actions a record shows (their `visible` conditions), worked out once per record for its cell and the column's width.
+  const shownActions = useMemo(() => {
+    const seen = new WeakMap<Row, ShownAction[]>();
+    return (r: Row) => {
+      let list = seen.get(r);
+      if (!list) seen.set(r, (list = rowActions.filter((a) => a.visible === undefined || cond(a.visible, { $record: r }))));
+      return list;
+    };
+  }, [rowActions, cond]);
+  const actionWidth = useMemo(() => actionColumnWidth(rowActions, rows, shownActions), [rowActions, rows, shownActions]);
+  const columns = useMemo<DataColumn[]>(() => {
+    const cols: DataColumn[] = (schema.columns ?? [])
+      .filter((c) => !c.hidden && !hidden.includes(c.dataIndex))
+      .map((c) => ({
+        key: c.dataIndex,
+        dataIndex: c.dataIndex,
+        title: c.title,
+        width: c.width,
+        fixed: c.fixed,
+        align: c.align ?? 'center',
+        sorter: !!c.sorter,
+        sortOrder: sort.column === c.dataIndex ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
+        render: renderCell(c, dicts),
+      }));
+    if (rowActions.length) {
+      cols.push({
+        key: 'action',
+        title: '操作',
+        align: 'center',
+        width: actionWidth,
+        // Pinned only when the columns, its own included, are wider than a typical content area (a table that fits would have its last column drawn under it).
+        fixed: cols.reduce((w, c) => w + declaredWidth(c), actionWidth) > 1000 ? 'right' : undefined,
+        render: (_: unknown, r: Row) => <RowActions actions={shownActions(r)} record={r} cond={cond} run={run} />,
+      });
+    }
+    return cols;
+  }, [schema, hidden, sort, dicts, rowActions, shownActions, actionWidth, cond, run]);
+
+  return (
+    <ListQueryContext.Provider value={ctl.listParams}>
+      <DataTable
+        rowKey={ctl.rowKey}
+        columns={columns}
+        dataSource={rows}
+        loading={ctl.loading}
+        onSort={ctl.onSort}
+        onExpand={tree ? (open, r) => void expand(open, r) : undefined}
+        selection={batch.length > 0 || schema.selection ? { selectedRowKeys: selected, onChange: setSelected } : undefined}
+        pagination={listPagination(ctl)}
+      />
+    </ListQueryContext.Provider>
+  );
+}
