@@ -167,7 +167,7 @@ test('a config author adds a screen without code', async ({ page }) => {
   // Export.
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: /导\s*出/ }).click();
-  expect((await download).suggestedFilename()).toBe('图书管理.xls');
+  expect((await download).suggestedFilename()).toBe('图书管理.xlsx');
 
   // Import.
   const wb = new ExcelJS.Workbook();

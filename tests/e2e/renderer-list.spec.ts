@@ -236,7 +236,7 @@ test('query-list: export and import', async ({ page }) => {
   await expect(rows(page).first()).toBeVisible();
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: /导\s*出/ }).click();
-  expect((await download).suggestedFilename()).toBe('查询表格.xls');
+  expect((await download).suggestedFilename()).toBe('查询表格.xlsx');
 
   const dir = mkdtempSync(join(tmpdir(), 'e2e-import-'));
   try {
