@@ -233,6 +233,9 @@ export const IMP_STATUS_COLOR: Record<ImpStatus, string> = {
 export const RECORD_STATUS: Record<string, [text: string, color: string]> = {
   DRAFT: ['草稿', 'default'], SUBMITTED: ['已提交', 'blue'], RETURNED: ['已退回', 'red'], CONFIRMED: ['已确认', 'green'], ARCHIVED: ['已归档', 'purple'],
 };
+/** A lesson's sections as text: 第3-4节 (第5节 for one). */
+export const sectionsText = (a?: unknown, b?: unknown) => (a ? `第${String(a)}${b && b !== a ? `-${String(b)}` : ''}节` : '');
+
 /** What a lecture record's log says was done (the `record_log_action` dictionary is seeded from these). */
 export const RECORD_LOG_TEXT: Record<string, string> = {
   CREATE: '创建草稿', SAVE: '保存草稿', SUBMIT: '提交', RETURN: '退回', CONFIRM: '确认',

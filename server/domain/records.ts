@@ -10,7 +10,7 @@ import { applicableIndexSet, getTerm, loadIndexSet } from './base.js';
 import { notifyDomain } from './notify.js';
 import { noticeHtml } from '../sys/notice-text.js';
 import { nextRecordNo } from './numbering.js';
-import { gradeOf, RuleError, scoreRecord, weekdayOf, weekOf, type ScoreInput } from '../../shared/rules.js';
+import { gradeOf, RuleError, scoreRecord, sectionsText, weekdayOf, weekOf, type ScoreInput } from '../../shared/rules.js';
 import { recordVisibility, scopeOf, subtree } from './scope.js';
 import { entityFileOwner, registerFileOwner } from '../sys/file-access.js';
 
@@ -206,6 +206,7 @@ async function decorate(h: HookContext, rows: Row[], purpose: ReadPurpose): Prom
   for (const r of rows) {
     if (purpose === 'get') {
       r.indexScoreList = by.get(str(r.id)) ?? [];
+      r.sectionsText = sectionsText(r.startSection, r.endSection);
       // An anonymous listener stays anonymous in the log too.
       r.logs = logs
         .filter((l) => l.record_id === r.id)
