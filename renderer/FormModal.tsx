@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Drawer, Input, InputNumber, Modal, Select, Space, Switch, Table, Tabs } from 'antd';
+import { Alert, App, Button, Drawer, Grid, Input, InputNumber, Modal, Select, Space, Switch, Table, Tabs } from 'antd';
 import { createForm, type Form } from '@formily/core';
 import { toJS } from '@formily/reactive';
 import { dataProvider } from '@core/data';
@@ -8,10 +8,13 @@ import type { DictOption } from '@core/dict';
 import { initialValuesOf, SchemaFormBody } from './SchemaForm';
 import { urlsOf } from './scope';
 import type { FormMode } from './ListPage';
-import type { PageSchema, SubTableSchema } from '@shared/page-schema';
+import type { FormSubmitAction, PageSchema, SubTableSchema } from '@shared/page-schema';
+import { fillUrl } from './template';
 
 type Row = Record<string, unknown>;
 const TITLES: Record<FormMode, string> = { add: '新增', edit: '编辑', detail: '详情' };
+/** A drawer is never wider than the screen (a phone sees all of it, close button included). */
+const DRAWER_STYLES = { wrapper: { maxWidth: '100vw' } };
 
 /** Rows of one sub-table, edited inline; `_key` is a client-side row key. */
 type SubRows = Record<string, Array<Row & { _key: string }>>;
@@ -116,18 +119,23 @@ export function validateSubTables(subs: SubTableSchema[], rows: SubRows): { tab?
 }
 
 export default function FormModal({ schema, mode, record, onClose, onSaved }: { schema: PageSchema; mode: FormMode; record?: Row; onClose: () => void; onSaved: () => void }) {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const urls = urlsOf(schema);
-  const formSchema = useMemo(() => schema.form ?? { fields: [] }, [schema.form]);
-  const subs = useMemo(() => formSchema.subTables ?? [], [formSchema]);
+  // A phone gets one column of fields with their labels above them (never cut to 教…).
+  const narrow = Grid.useBreakpoint().md === false;
+  const baseSchema = useMemo(() => schema.form ?? { fields: [] }, [schema.form]);
+  // Drawn with one column on a phone; the form itself (and what was typed) survives a rotation.
+  const formSchema = useMemo(() => (narrow && (baseSchema.columns ?? 1) > 1 ? { ...baseSchema, columns: 1 as const } : baseSchema), [baseSchema, narrow]);
+  const subs = useMemo(() => baseSchema.subTables ?? [], [baseSchema]);
   const [subRows, setSubRows] = useState<SubRows>({});
   const [tab, setTab] = useState(subs[0]?.key);
   const [invalid, setInvalid] = useState<Set<string>>(new Set());
-  const [saving, setSaving] = useState(false);
+  /** Which button is saving: the form's own submit (`''`) or a submit action's key. */
+  const [saving, setSaving] = useState<string | null>(null);
   const loadedSub = useRef<Record<string, Row[]>>({});
   const form: Form = useMemo(
-    () => createForm({ initialValues: initialValuesOf(formSchema, record), pattern: mode === 'detail' ? 'disabled' : 'editable' }),
-    [record, mode, formSchema],
+    () => createForm({ initialValues: initialValuesOf(baseSchema, record), pattern: mode === 'detail' ? 'disabled' : 'editable' }),
+    [record, mode, baseSchema],
   );
   const subDicts = useMemo(() => subs.flatMap((s) => s.columns.filter((c) => c.dict && !c.options).map((c) => c.dict!)), [subs]);
 
@@ -150,8 +158,22 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
   }, [subs, record, schema.rowKey]);
 
   const [labelCol, wrapperCol] = formSchema.columns && formSchema.columns > 1 ? [8, 16] : [5, 18];
+  const layout = narrow ? ('vertical' as const) : undefined;
 
-  async function submit() {
+  const submitActions = useMemo(() => (mode === 'detail' ? [] : (formSchema.submitActions ?? []).filter((a) => !a.modes || a.modes.includes(mode))), [formSchema, mode]);
+
+  /**
+   * The values a submit action sets are in the form while it validates and saves (field validators see
+   * them, e.g. a status); pressing another button puts the record's own values back.
+   */
+  function applyActionValues(action?: FormSubmitAction) {
+    const keys = new Set(submitActions.flatMap((a) => Object.keys(a.values ?? {})));
+    for (const k of keys) form.setValuesIn(k, action?.values && k in action.values ? action.values[k] : record?.[k]);
+  }
+
+  /** Validates with the button's values; asks the button's question (only once the form is valid); saves. */
+  async function submit(action?: FormSubmitAction) {
+    applyActionValues(action);
     try {
       await form.validate();
     } catch {
@@ -169,13 +191,18 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
     // Sub-tables with their own resource are saved row by row after the master; others go with it.
     for (const s of subs) if (!s.resource) values[s.field ?? s.key] = strip(subRows[s.key] ?? []);
     const resource = { ...urls, resource: schema.resource };
-    if (!(mode === 'add' ? urls.add : urls.edit)) {
+    if (!action?.url && !(mode === 'add' ? urls.add : urls.edit)) {
       message.error(mode === 'add' ? '请设置url.add属性!' : '请设置url.edit属性!');
       return;
     }
-    setSaving(true);
+    if (action?.confirm && !(await modal.confirm({ title: '确认操作', content: action.confirm }))) return;
+    setSaving(action?.key ?? '');
     try {
-      const r = mode === 'add' ? await dataProvider.create(resource, values) : await dataProvider.update(resource, { ...record, ...values });
+      const r = action?.url
+        ? await http.post(fillUrl(action.url, { ...record, ...values }), mode === 'add' ? values : { ...record, ...values })
+        : mode === 'add'
+          ? await dataProvider.create(resource, values)
+          : await dataProvider.update(resource, { ...record, ...values });
       if (!r.success) {
         message.warning(r.message);
         return;
@@ -193,12 +220,12 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
       message.success(r.message);
       onSaved();
     } finally {
-      setSaving(false);
+      setSaving(null);
     }
   }
 
   const body = (
-    <SchemaFormBody form={form} schema={formSchema} mode={mode} record={record} labelCol={labelCol} wrapperCol={wrapperCol} extraDicts={subDicts}>
+    <SchemaFormBody form={form} schema={formSchema} mode={mode} record={record} labelCol={labelCol} wrapperCol={wrapperCol} layout={layout} extraDicts={subDicts}>
       {(dicts) =>
         subs.length > 0 && (
           <Tabs
@@ -231,29 +258,45 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
       }
     </SchemaFormBody>
   );
-  const title = formSchema.title ?? TITLES[mode];
+  const title = formSchema.titles?.[mode] ?? formSchema.title ?? TITLES[mode];
+  const actionButtons = submitActions.map((a) => (
+    <Button key={a.key} type={a.primary ? 'primary' : 'default'} danger={a.danger} loading={saving === a.key} disabled={saving !== null && saving !== a.key} onClick={() => void submit(a)}>
+      {a.label}
+    </Button>
+  ));
+  const ownPrimary = !submitActions.some((a) => a.primary);
   const width = formSchema.width ?? (subs.length ? 1200 : 800);
-  if (formSchema.container === 'drawer')
+  if (formSchema.container === 'drawer') {
+    const buttons = (
+      <Space wrap className="schema-form-buttons" style={narrow ? { width: '100%', justifyContent: 'flex-end' } : undefined}>
+        <Button onClick={onClose}>关闭</Button>
+        <Button type={ownPrimary ? 'primary' : 'default'} loading={saving === ''} disabled={mode === 'detail' || (saving !== null && saving !== '')} onClick={() => void submit()}>
+          {formSchema.submitText ?? '确定'}
+        </Button>
+        {actionButtons}
+      </Space>
+    );
+    // On a phone the buttons sit under the form (the header keeps the title whole).
     return (
-      <Drawer
-        open
-        title={title}
-        width={width}
-        onClose={onClose}
-        extra={
-          <Space>
-            <Button onClick={onClose}>关闭</Button>
-            <Button type="primary" loading={saving} disabled={mode === 'detail'} onClick={() => void submit()}>
-              {formSchema.submitText ?? '确定'}
-            </Button>
-          </Space>
-        }
-      >
+      <Drawer open title={title} width={width} styles={DRAWER_STYLES} onClose={onClose} extra={narrow ? undefined : buttons} footer={narrow ? buttons : undefined}>
         {body}
       </Drawer>
     );
+  }
   return (
-    <Modal open title={title} width={width} onCancel={onClose} onOk={() => void submit()} okText={formSchema.submitText ?? '确定'} cancelText="关闭" confirmLoading={saving} okButtonProps={{ disabled: mode === 'detail' }} destroyOnHidden>
+    <Modal
+      open
+      title={title}
+      width={width}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      okText={formSchema.submitText ?? '确定'}
+      cancelText="关闭"
+      confirmLoading={saving === ''}
+      okButtonProps={{ disabled: mode === 'detail' || (saving !== null && saving !== ''), type: ownPrimary ? 'primary' : 'default' }}
+      footer={actionButtons.length ? (_, { OkBtn, CancelBtn }) => (<><CancelBtn /><OkBtn />{actionButtons}</>) : undefined}
+      destroyOnHidden
+    >
       {body}
     </Modal>
   );

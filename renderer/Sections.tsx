@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Descriptions, Empty, Spin, Tag, Timeline, Typography } from 'antd';
+import { Alert, Descriptions, Empty, Spin, Table, Tag, Timeline, Typography } from 'antd';
 import { fileUrl, http } from '@core/http/client';
 import { dictText, useDicts, type DictOption } from '@core/dict';
 import { formatValue } from '@shared/format';
-import type { DisplayItem, SectionSchema, TimelineSchema } from '@shared/page-schema';
+import type { DisplayItem, SectionSchema, TableSectionSchema, TimelineSchema } from '@shared/page-schema';
 import { fillValues, type Row } from './registry';
 import { Region } from './Region';
 
@@ -20,7 +20,9 @@ const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
 /** The dictionary codes sections use (items, timelines). */
 export function sectionDicts(sections: SectionSchema[] | undefined): string[] {
-  return (sections ?? []).flatMap((s) => [...(s.items ?? []).map((i) => i.dict), s.timeline?.actionDict, s.timeline?.statusDict]).filter((d): d is string => !!d);
+  return (sections ?? [])
+    .flatMap((s) => [...(s.items ?? []).map((i) => i.dict), ...(s.table?.columns ?? []).map((c) => c.dict), s.timeline?.actionDict, s.timeline?.statusDict])
+    .filter((d): d is string => !!d);
 }
 
 /** A value as a tag: the dictionary's text and colour (a `colors` entry wins). */
@@ -131,6 +133,64 @@ function LogTimeline({ timeline: t, record, dicts }: { timeline: TimelineSchema;
   );
 }
 
+/**
+ * A table of an array field of the record: columns in their formats, a group column whose consecutive
+ * equal values merge into one cell, and a summary row of record fields. Its cells wrap to fit a phone.
+ */
+function RecordTable({ table: t, record, dicts }: { table: TableSectionSchema; record: Row; dicts: Dicts }) {
+  const rows = useMemo(() => (Array.isArray(record[t.field]) ? (record[t.field] as Row[]) : []), [record, t.field]);
+  // How many rows each group cell spans (0: merged into the cell above).
+  const spans = useMemo(() => {
+    if (!t.groupBy) return [];
+    const out = rows.map(() => 1);
+    for (let i = 0, start = 0; i < rows.length; i++) {
+      if (i > start && str(rows[i]![t.groupBy]) === str(rows[start]![t.groupBy])) {
+        out[start]! += 1;
+        out[i] = 0;
+      } else start = i;
+    }
+    return out;
+  }, [rows, t.groupBy]);
+  const cell = (c: TableSectionSchema['columns'][number], v: unknown) =>
+    c.dict ? dictText(dicts[c.dict], v) : formatValue(v, c.format === 'text' ? undefined : c.format, { precision: c.precision });
+  const data = rows.map((r, i) => ({ ...r, _key: i }));
+  return (
+    <Table<Row>
+      className="schema-record-table"
+      size="small"
+      bordered
+      rowKey="_key"
+      pagination={false}
+      dataSource={data}
+      // Cells wrap to fit the screen (a phone sees every column); a table too wide still scrolls in itself.
+      style={{ overflowX: 'auto' }}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" /> }}
+      columns={t.columns.map((c) => ({
+        key: c.dataIndex,
+        dataIndex: c.dataIndex,
+        title: c.title,
+        width: c.width,
+        align: c.align,
+        render: (v: unknown) => cell(c, v),
+        onCell: c.dataIndex === t.groupBy ? (_: Row, i?: number) => ({ rowSpan: spans[i ?? 0] ?? 1 }) : undefined,
+      }))}
+      summary={
+        t.summary
+          ? () => (
+              <Table.Summary.Row className="schema-record-table-summary">
+                {t.columns.map((c, i) => (
+                  <Table.Summary.Cell key={c.dataIndex} index={i} align={c.align}>
+                    {i === 0 ? <b>{t.summary!.label}</b> : t.summary!.fields[c.dataIndex] ? <b>{cell(c, record[t.summary!.fields[c.dataIndex]!])}</b> : null}
+                  </Table.Summary.Cell>
+                ))}
+              </Table.Summary.Row>
+            )
+          : undefined
+      }
+    />
+  );
+}
+
 /** A checkable tree assignment of the record, in place (the `treeAssign` action's dialog body). */
 function AssignSection({ section, record }: { section: SectionSchema; record: Row }) {
   const action = useMemo(() => ({ key: 'assign', label: section.title ?? '', ...section.treeAssign }), [section]);
@@ -156,6 +216,7 @@ export function Sections({ sections, record }: { sections: SectionSchema[]; reco
           {s.items && <Items section={s} record={record} dicts={dicts} />}
           {s.region && <Region region={s.region} parent={record} />}
           {s.timeline && <LogTimeline timeline={s.timeline} record={record} dicts={dicts} />}
+          {s.table && <RecordTable table={s.table} record={record} dicts={dicts} />}
           {s.treeAssign && <AssignSection section={s} record={record} />}
         </section>
       ))}

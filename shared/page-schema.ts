@@ -512,3 +512,42 @@ export interface DashboardPanel {
   /** list: a value of each row shown as its tag (field / value template over `$row`, dict, colors). */
   tag?: DashboardValue;
 }
+
+// ---- The observation loop at the desk (issue 30): per-mode form titles, extra submit buttons, a table section ----
+
+/** A second (third…) submit button of a list page's add/edit form, beside the form's own. */
+export interface FormSubmitAction {
+  key: string;
+  label: string;
+  primary?: boolean;
+  danger?: boolean;
+  /** Values set in the form while this button validates and saves (field validators see them), e.g. `{ "status": "SUBMITTED" }`. */
+  values?: Record<string, unknown>;
+  /** Post the form here instead of the page's add/edit url (`{field}` from the record and the values). */
+  url?: string;
+  /** Asked before saving. */
+  confirm?: string;
+  /** Only in these modes (default: add and edit). */
+  modes?: Array<'add' | 'edit'>;
+}
+
+export interface FormSchema {
+  /** The dialog's title per mode, naming the thing (新增听课记录 / 编辑听课记录); else `title`, else 新增 / 编辑 / 详情. */
+  titles?: Partial<Record<'add' | 'edit' | 'detail', string>>;
+  /** More submit buttons after the form's own (`submitText`, default 确定). */
+  submitActions?: FormSubmitAction[];
+}
+
+/** A section's table of an array field of the record (e.g. a record's scores by index). */
+export interface TableSectionSchema {
+  field: string;
+  columns: Array<{ dataIndex: string; title: string; width?: number; align?: 'left' | 'center' | 'right'; dict?: string; format?: DisplayFormat; precision?: number }>;
+  /** A column whose consecutive equal values are merged into one cell (a group, e.g. the first-level index). */
+  groupBy?: string;
+  /** A last row: a label in the first column and values of record fields under columns (`{ "score": "totalScore" }`). */
+  summary?: { label: string; fields: Record<string, string> };
+}
+
+export interface SectionSchema {
+  table?: TableSectionSchema;
+}

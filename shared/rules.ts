@@ -154,26 +154,58 @@ export interface ScoreInput {
   score: unknown;
 }
 
-/**
- * Validates index scores against the set's leaves and returns the cleaned scores with the total.
- * `complete` (submitting) requires every leaf; a draft may leave some out. Errors name the index.
- */
-export function scoreRecord(leaves: IndexNode[], input: ScoreInput[], complete: boolean): { scores: Map<string, number>; total: number } {
+/** What is wrong with a set of index scores: each refused score (by index id, naming the index) and the leaves left unscored. */
+export interface ScoreProblems {
+  invalid: Map<string, string>;
+  missing: IndexNode[];
+  scores: Map<string, number>;
+}
+
+/** One score's problem (not a number, below 0, above the maximum, more than two decimals), or null. */
+export function scoreProblem(leaf: Pick<IndexNode, 'name' | 'maxScore'>, score: unknown): string | null {
+  if (score === null || score === undefined || score === '') return null;
+  const v = typeof score === 'string' && !/^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(score) ? NaN : Number(score);
+  if (!Number.isFinite(v)) return `指标“${leaf.name}”的得分“${String(score)}”不是数字`;
+  if (v < 0) return `指标“${leaf.name}”的得分不能小于 0`;
+  if (v > leaf.maxScore) return `指标“${leaf.name}”的得分 ${v} 超过最高分 ${leaf.maxScore}`;
+  if (round2(v) !== v) return `指标“${leaf.name}”的得分最多保留两位小数`;
+  return null;
+}
+
+/** Every problem of a record's scores at once (the form shows them at the field, the server refuses with them). */
+export function scoreProblems(leaves: IndexNode[], input: ScoreInput[], complete: boolean): ScoreProblems {
   const byId = new Map(leaves.map((l) => [l.id, l]));
   const scores = new Map<string, number>();
+  const invalid = new Map<string, string>();
   for (const s of input) {
     const leaf = byId.get(String(s?.indexId ?? ''));
     if (!leaf) throw new RuleError('评分中包含不属于本学期指标体系的指标');
-    if (s.score === null || s.score === undefined || s.score === '') continue;
-    const v = Number(s.score);
-    if (!Number.isFinite(v)) throw new RuleError(`指标“${leaf.name}”的得分不是数字`);
-    if (v < 0) throw new RuleError(`指标“${leaf.name}”的得分不能小于 0`);
-    if (v > leaf.maxScore) throw new RuleError(`指标“${leaf.name}”的得分 ${v} 超过最高分 ${leaf.maxScore}`);
-    if (round2(v) !== v) throw new RuleError(`指标“${leaf.name}”的得分最多保留两位小数`);
-    scores.set(leaf.id, v);
+    const problem = scoreProblem(leaf, s.score);
+    if (problem) invalid.set(leaf.id, problem);
+    else if (s.score !== null && s.score !== undefined && s.score !== '') scores.set(leaf.id, Number(s.score));
   }
-  if (complete) for (const l of leaves) if (!scores.has(l.id)) throw new RuleError(`指标“${l.name}”尚未评分`);
-  return { scores, total: round2([...scores.values()].reduce((a, b) => a + b, 0)) };
+  const missing = complete ? leaves.filter((l) => !scores.has(l.id) && !invalid.has(l.id)) : [];
+  return { invalid, missing, scores };
+}
+
+/** The problems as one Chinese message (refused scores first, then every unscored index by name), or null. */
+export function scoreMessage(p: Pick<ScoreProblems, 'invalid' | 'missing'>): string | null {
+  const parts = [...p.invalid.values()];
+  if (p.missing.length === 1) parts.push(`指标“${p.missing[0]!.name}”尚未评分`);
+  else if (p.missing.length > 1) parts.push(`有 ${p.missing.length} 项指标尚未评分：${p.missing.map((l) => `“${l.name}”`).join('、')}`);
+  return parts.length ? parts.join('；') : null;
+}
+
+/**
+ * Validates index scores against the set's leaves and returns the cleaned scores with the total.
+ * `complete` (submitting) requires every leaf; a draft may leave some out. The error names every
+ * refused score and every missing index.
+ */
+export function scoreRecord(leaves: IndexNode[], input: ScoreInput[], complete: boolean): { scores: Map<string, number>; total: number } {
+  const p = scoreProblems(leaves, input, complete);
+  const msg = scoreMessage(p);
+  if (msg) throw new RuleError(msg);
+  return { scores: p.scores, total: round2([...p.scores.values()].reduce((a, b) => a + b, 0)) };
 }
 
 export class RuleError extends Error {}
@@ -200,6 +232,13 @@ export const IMP_STATUS_COLOR: Record<ImpStatus, string> = {
 /** Lecture record statuses: text and tag colour (the `record_status` dictionary is seeded from these). */
 export const RECORD_STATUS: Record<string, [text: string, color: string]> = {
   DRAFT: ['草稿', 'default'], SUBMITTED: ['已提交', 'blue'], RETURNED: ['已退回', 'red'], CONFIRMED: ['已确认', 'green'], ARCHIVED: ['已归档', 'purple'],
+};
+/** A lesson's sections as text: 第3-4节 (第5节 for one). */
+export const sectionsText = (a?: unknown, b?: unknown) => (a ? `第${String(a)}${b && b !== a ? `-${String(b)}` : ''}节` : '');
+
+/** What a lecture record's log says was done (the `record_log_action` dictionary is seeded from these). */
+export const RECORD_LOG_TEXT: Record<string, string> = {
+  CREATE: '创建草稿', SAVE: '保存草稿', SUBMIT: '提交', RETURN: '退回', CONFIRM: '确认',
 };
 export const IMP_ACTION_TEXT: Record<ImpAction, string> = {
   ISSUE: '下发', ACCEPT: '签收', FEEDBACK: '反馈', SUBMIT: '提交验收', REJECT: '退回', VERIFY: '验收', CLOSE: '销号', CANCEL: '撤销',

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/index.js';
-import type { FillRuleDefaults } from '../crud/fill-rule.js';
 
 /**
  * Next value of a named counter, atomically (one upsert: concurrent callers get distinct values).
@@ -18,8 +17,11 @@ export async function nextNo(db: DB, prefix: string, width = 6): Promise<string>
   return `${prefix}${String(await nextCounter(db, prefix)).padStart(width, '0')}`;
 }
 
-/** The fill rule that numbers lecture records (填值规则; created on first use, editable there). */
-export const RECORD_NO_RULE: FillRuleDefaults & { rule_code: string } = {
-  rule_code: 'lecture_record_no', rule_name: '听课记录编号', prefix: 'TK', date_format: 'YYYYMMDD', seq_length: 4,
-  rule_description: '听课记录保存时生成：TK + 日期 + 4位流水，每天从0001开始（示例数据的编号为 TK + 学期代码 + 5位流水）',
-};
+/**
+ * The number of a lecture record: TK + the term's code without dashes + a 5-digit sequence per term,
+ * e.g. TK20262027100042 for term 2026-2027-1 (the seed numbers its records the same way, on the same counter).
+ */
+export async function nextRecordNo(db: DB, termCode: string): Promise<string> {
+  return nextNo(db, recordNoPrefix(termCode), 5);
+}
+export const recordNoPrefix = (termCode: string) => `TK${termCode.replace(/-/g, '')}`;

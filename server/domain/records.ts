@@ -9,9 +9,8 @@ import { newId, now } from '../util.js';
 import { applicableIndexSet, getTerm, loadIndexSet } from './base.js';
 import { notifyDomain } from './notify.js';
 import { noticeHtml } from '../sys/notice-text.js';
-import { RECORD_NO_RULE } from './numbering.js';
-import { nextNumber } from '../crud/fill-rule.js';
-import { gradeOf, RuleError, scoreRecord, weekdayOf, weekOf, type ScoreInput } from '../../shared/rules.js';
+import { nextRecordNo } from './numbering.js';
+import { gradeOf, RuleError, scoreRecord, sectionsText, weekdayOf, weekOf, type ScoreInput } from '../../shared/rules.js';
 import { recordVisibility, scopeOf, subtree } from './scope.js';
 import { entityFileOwner, registerFileOwner } from '../sys/file-access.js';
 
@@ -22,7 +21,7 @@ const SHOW_LISTENER_TO_TEACHER = process.env.LECTURE_SHOW_LISTENER !== 'false';
 const EDITABLE = ['DRAFT', 'RETURNED'];
 
 /** Work done in beforeSave that afterSave finishes (scores to write, who to notify). */
-const pending = new WeakMap<Row, { scores: Map<string, number>; submitted: boolean }>();
+const pending = new WeakMap<Row, { scores: Map<string, number>; submitted: boolean; mode: 'add' | 'edit'; from: string | null }>();
 
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
@@ -105,8 +104,8 @@ async function beforeSave(h: HookContext, row: Row, mode: 'add' | 'edit', old: R
   row.totalScore = scores.size ? Math.round(total * 100) / 100 : null;
   row.grade = scores.size === set.leaves.length ? gradeOf(total, set.bands).grade : null;
   if (submitting) Object.assign(row, { status: 'SUBMITTED', submitTime: now(), returnReason: null });
-  if (mode === 'add') row.recordNo = await nextNumber(h.ctx, RECORD_NO_RULE.rule_code, h.db, RECORD_NO_RULE);
-  pending.set(row, { scores, submitted: submitting });
+  if (mode === 'add') row.recordNo = await nextRecordNo(h.db, term.code);
+  pending.set(row, { scores, submitted: submitting, mode, from: old ? str(old.status) : null });
 }
 
 function validScores(leaves: Parameters<typeof scoreRecord>[0], list: ScoreInput[], complete: boolean) {
@@ -141,6 +140,17 @@ async function writeScores(h: HookContext, row: Row, scores: Map<string, number>
     .execute();
 }
 
+/** One line of a record's log: who did what, when, from which status to which, with their words. */
+async function logRecord(db: DB, recordId: string, action: string, from: string | null, to: string | null, u: { id: string; realname?: string | null; username: string }, comment?: string | null) {
+  await db
+    .insertInto('sup_record_log')
+    .values({
+      id: newId(), record_id: recordId, action, from_status: from, to_status: to, operator_id: u.id, operator_name: u.realname || u.username,
+      comment: comment || null, action_time: now(), seq: sql`(select coalesce(max(seq), 0) + 1 from sup_record_log where record_id = ${recordId})`,
+    })
+    .execute();
+}
+
 /** Websocket pushes to send once a request's transaction has committed (dropped if it fails). */
 const afterCommit = new WeakMap<FastifyRequest, Array<() => Promise<void>>>();
 const later = (req: FastifyRequest, push: () => Promise<void>) => (afterCommit.get(req) ?? afterCommit.set(req, []).get(req)!).push(push);
@@ -164,13 +174,46 @@ async function flushPushes(req: FastifyRequest) {
 async function decorate(h: HookContext, rows: Row[], purpose: ReadPurpose): Promise<Row[]> {
   if (!rows.length) return rows;
   const ids = purpose === 'get' ? rows.map((r) => str(r.id)) : [];
-  const scores = ids.length ? await h.db.selectFrom('sup_index_score').select(['record_id', 'index_id', 'index_name', 'max_score', 'score']).where('record_id', 'in', ids).execute() : [];
+  // Scores in the order of the index set, each with its first-level index (the detail groups by it).
+  const scores = ids.length
+    ? await h.db
+        .selectFrom('sup_index_score as s')
+        .leftJoin('sup_index as i', 'i.id', 's.index_id')
+        .leftJoin('sup_index as p', 'p.id', 'i.parent_id')
+        .select(['s.record_id', 's.index_id', 's.index_name', 's.max_score', 's.score', 'p.name as group_name'])
+        .where('s.record_id', 'in', ids)
+        .orderBy(sql`coalesce(p.sort, i.sort)`)
+        .orderBy('i.sort')
+        .orderBy('s.index_name')
+        .execute()
+    : [];
   const by = new Map<string, Row[]>();
-  for (const s of scores) (by.get(String(s.record_id)) ?? by.set(String(s.record_id), []).get(String(s.record_id))!).push({ indexId: s.index_id, indexName: s.index_name, maxScore: Number(s.max_score), score: Number(s.score) });
+  for (const s of scores)
+    (by.get(String(s.record_id)) ?? by.set(String(s.record_id), []).get(String(s.record_id))!).push({
+      indexId: s.index_id, indexName: s.index_name, groupName: s.group_name ?? s.index_name, maxScore: Number(s.max_score), score: Number(s.score),
+    });
+  // The record's log (who did what, when) for its detail.
+  const logs = ids.length
+    ? await h.db
+        .selectFrom('sup_record_log')
+        .select(['id', 'record_id', 'action', 'from_status as fromStatus', 'to_status as toStatus', 'operator_name as operatorName', 'comment', 'action_time as actionTime'])
+        .where('record_id', 'in', ids)
+        .orderBy('seq')
+        .orderBy('action_time')
+        .execute()
+    : [];
+  const anonymous = (r: Row) => !SHOW_LISTENER_TO_TEACHER && r.teacherId === h.user.id && r.listenerId !== h.user.id;
   for (const r of rows) {
-    if (purpose === 'get') r.indexScoreList = by.get(str(r.id)) ?? [];
+    if (purpose === 'get') {
+      r.indexScoreList = by.get(str(r.id)) ?? [];
+      r.sectionsText = sectionsText(r.startSection, r.endSection);
+      // An anonymous listener stays anonymous in the log too.
+      r.logs = logs
+        .filter((l) => l.record_id === r.id)
+        .map(({ record_id, ...l }) => (void record_id, anonymous(r) && l.operatorName === r.listenerName ? { ...l, operatorName: '听课人' } : l));
+    }
     if (r.totalScore !== null && r.totalScore !== undefined) r.totalScore = Number(r.totalScore);
-    if (!SHOW_LISTENER_TO_TEACHER && r.teacherId === h.user.id && r.listenerId !== h.user.id) Object.assign(r, { listenerId: null, listenerName: '（匿名）', listenerId_dictText: '（匿名）' });
+    if (anonymous(r)) Object.assign(r, { listenerId: null, listenerName: '（匿名）', listenerId_dictText: '（匿名）' });
   }
   return rows;
 }
@@ -182,7 +225,11 @@ export function registerRecordHooks() {
       const p = pending.get(row);
       if (!p) return;
       await writeScores(h, row, p.scores);
+      const id = str(row.id);
+      if (p.mode === 'add') await logRecord(h.db, id, 'CREATE', null, 'DRAFT', h.user);
+      else if (!p.submitted) await logRecord(h.db, id, 'SAVE', p.from, p.from, h.user);
       if (p.submitted) {
+        await logRecord(h.db, id, 'SUBMIT', p.mode === 'add' ? 'DRAFT' : p.from, 'SUBMITTED', h.user);
         const rec = await h.db.selectFrom(E).select(['id', 'teacher_id', 'course_name', 'lecture_date', 'listener_name', 'record_no']).where('id', '=', str(row.id)).executeTakeFirstOrThrow();
         await announceSubmitted(h.ctx, h.req, h.db, { id: rec.id, teacherId: rec.teacher_id, courseName: rec.course_name, lectureDate: rec.lecture_date, listenerName: rec.listener_name, recordNo: rec.record_no }, h.user.username);
       }
@@ -275,6 +322,7 @@ export async function registerLectureRecords(api: FastifyInstance, ctx: ServerCo
     if (!['SUBMITTED', 'CONFIRMED'].includes(str(rec.status))) throw new BizError('只能退回已提交或已确认的听课记录');
     await inTransaction(ctx.db, async (trx) => {
       await trx.updateTable(E).set({ status: 'RETURNED', return_reason: reason, update_by: req.user!.username, update_time: now() }).where('id', '=', id).execute();
+      await logRecord(trx, id, 'RETURN', str(rec.status), 'RETURNED', req.user!, reason);
       later(
         req,
         await notifyDomain(ctx, trx, [str(rec.listenerId)], {
@@ -303,12 +351,15 @@ export async function registerLectureRecords(api: FastifyInstance, ctx: ServerCo
     if (rec.teacherId !== req.user!.id) throw new BizError('只有被听课教师本人可以确认');
     if (rec.status !== 'SUBMITTED') throw new BizError(rec.status === 'CONFIRMED' ? '该听课记录已确认' : '只能确认已提交的听课记录');
     const t = now();
-    await ctx.db
-      .updateTable(E)
-      .set({ status: 'CONFIRMED', confirm_time: t, read_time: sql`coalesce(read_time, ${t})`, teacher_feedback: feedback || null })
-      .where('id', '=', id)
-      .where('status', '=', 'SUBMITTED')
-      .execute();
+    await inTransaction(ctx.db, async (trx) => {
+      const done = await trx
+        .updateTable(E)
+        .set({ status: 'CONFIRMED', confirm_time: t, read_time: sql`coalesce(read_time, ${t})`, teacher_feedback: feedback || null })
+        .where('id', '=', id)
+        .where('status', '=', 'SUBMITTED')
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows)) await logRecord(trx, id, 'CONFIRM', 'SUBMITTED', 'CONFIRMED', req.user!, feedback);
+    });
     return ok(await visible(ctx, req, id), '已确认');
   });
 

@@ -1,6 +1,6 @@
 import type { ServerContext } from '../context.js';
 import { seedDicts, type DictSeed } from './dicts-base.js';
-import { IMP_LOG_TEXT, IMP_STATUS_COLOR, IMP_STATUS_TEXT, RECORD_STATUS, type ImpStatus } from '../../shared/rules.js';
+import { IMP_LOG_TEXT, RECORD_LOG_TEXT, IMP_STATUS_COLOR, IMP_STATUS_TEXT, RECORD_STATUS, type ImpStatus } from '../../shared/rules.js';
 
 /** Vocabularies of lecture observation and improvement (DESIGN §4): stable codes, Chinese labels. */
 export const DOMAIN_DICTS: DictSeed[] = [
@@ -88,6 +88,7 @@ export const seedLabDicts = (ctx: ServerContext) => seedDicts(ctx, LAB_DICTS);
  */
 export const DISPLAY_DICTS: DictSeed[] = [
   { code: 'rect_log_action', name: '整改处理动作', items: Object.entries(IMP_LOG_TEXT) },
+  { code: 'record_log_action', name: '听课记录操作', items: Object.entries(RECORD_LOG_TEXT) },
   { code: 'job_trigger_type', name: '任务触发方式', items: [['cron', '定时触发'], ['manual', '手动执行']] },
 ];
 export const seedDisplayDicts = (ctx: ServerContext) => seedDicts(ctx, DISPLAY_DICTS);

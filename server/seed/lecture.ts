@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import type { DB } from '../db/index.js';
 import { newId } from '../util.js';
+import { recordNoPrefix } from '../domain/numbering.js';
 import { dateOf, DEFAULT_GRADE_BANDS, formatWeeks, gradeOf, round2, weekMask } from '../../shared/rules.js';
 import { COURSE_WORDS, PROBLEMS, STRENGTHS, SUGGESTIONS } from './data/lecture/texts.js';
 import { QUALITY_CENTER } from './data/org.js';
@@ -173,6 +174,12 @@ export async function seedLectureRecords(ctx: ServerContext, scale = 1, seed = 7
   let no = Number(existing?.n ?? 0);
   const records: Record<string, unknown>[] = [];
   const scores: Record<string, unknown>[] = [];
+  const logs: Record<string, unknown>[] = [];
+  // Who returns a record: the secretary of the listener's college (else the quality office's supervisor).
+  const secretaries = (await sql<{ id: string; realname: string; org_code: string }>`
+    select u.id, u.realname, u.org_code from sys_user u join sys_user_role ur on ur.user_id = u.id join sys_role ro on ro.id = ur.role_id
+    where ro.role_code in ('secretary', 'supervisor') and u.del_flag = 0 order by ro.role_code, u.username`.execute(db)).rows;
+  const returner = (org: unknown) => secretaries.find((x) => String(x.org_code ?? '').slice(0, 6) === String(org ?? '').slice(0, 6)) ?? secretaries[secretaries.length - 1];
   // Keys already taken (a scale run adds to existing data): one record per listener, lesson and date.
   const seen = new Set<string>();
   if (no > 0)
@@ -210,7 +217,7 @@ export async function seedLectureRecords(ctx: ServerContext, scale = 1, seed = 7
         const status = meta?.current ? (r < 0.08 ? 'DRAFT' : r < 0.12 ? 'RETURNED' : r < 0.55 ? 'SUBMITTED' : 'CONFIRMED') : r < 0.03 ? 'RETURNED' : 'ARCHIVED';
         const weak = total < 75;
         records.push({
-          id, record_no: `TK${String(term.code).replace(/-/g, '')}${String(++no).padStart(5, '0')}`, term_id: term.id, listener_id: u.id, listener_name: u.realname, listener_org_code: u.org_code,
+          id, record_no: `${recordNoPrefix(String(term.code))}${String(++no).padStart(5, '0')}`, term_id: term.id, listener_id: u.id, listener_name: u.realname, listener_org_code: u.org_code,
           teacher_id: l.teacher_id, teacher_name: l.teacher_name, teacher_org_code: l.teacher_org, course_task_id: l.task_id, schedule_id: l.id, course_id: l.course_id,
           course_name: l.course_name, class_names: l.class_names, classroom_id: l.classroom_id, classroom_name: l.room_name, lecture_date: date, week, weekday: l.weekday,
           start_section: l.start_section, end_section: l.end_section, lecture_type: pick(['RANDOM', 'RANDOM', 'RANDOM', 'TRACK', 'GUIDE', 'SPECIAL']),
@@ -220,11 +227,19 @@ export async function seedLectureRecords(ctx: ServerContext, scale = 1, seed = 7
           status, submit_time: status === 'DRAFT' ? null : `${date} 18:00:00`, confirm_time: status === 'CONFIRMED' || status === 'ARCHIVED' ? `${date} 20:00:00` : null,
           return_reason: status === 'RETURNED' ? '评分与文字评价不一致，请核实后重新提交' : null, create_by: u.username, create_time: `${date} 17:00:00`,
         });
+        // Its log: created and submitted by the listener, then returned by a secretary or confirmed by the teacher.
+        const line = (action: string, from: string | null, to: string, who: { id: unknown; realname: unknown } | undefined, time: string, comment: string | null = null) =>
+          logs.push({ id: newId(), record_id: id, action, from_status: from, to_status: to, operator_id: who?.id ?? null, operator_name: who?.realname ?? null, comment, action_time: time, seq: logs.length + 1 });
+        line('CREATE', null, 'DRAFT', u, `${date} 17:00:00`);
+        if (status !== 'DRAFT') line('SUBMIT', 'DRAFT', 'SUBMITTED', u, `${date} 18:00:00`);
+        if (status === 'RETURNED') line('RETURN', 'SUBMITTED', 'RETURNED', returner(u.org_code), `${date} 19:00:00`, '评分与文字评价不一致，请核实后重新提交');
+        if (status === 'CONFIRMED' || status === 'ARCHIVED') line('CONFIRM', 'SUBMITTED', 'CONFIRMED', { id: l.teacher_id, realname: l.teacher_name }, `${date} 20:00:00`);
       }
     }
   }
   await insertMany(db, 'sup_lecture_record', records, 300);
   await insertMany(db, 'sup_index_score', scores, 1000);
+  await insertMany(db, 'sup_record_log', logs, 1000);
   await sql`insert into sup_counter (name, value) select 'TK' || replace(t.code, '-', ''), ${no} from sup_term t on conflict (name) do update set value = greatest(sup_counter.value, excluded.value)`.execute(db);
   await seedImprovement(db, records, Math.max(1, Math.round(scale)));
 }
@@ -312,7 +327,7 @@ export async function bulkLectureRecords(db: DB, scale: number): Promise<number>
   for (const term of terms) {
     const doneWeeks = term.is_current ? 11 : 18;
     const n = Math.round(1000 * scale);
-    const prefix = `TK${String(term.code).replace(/-/g, '')}`;
+    const prefix = recordNoPrefix(String(term.code));
     const base = Number((await sql<{ v: string }>`select coalesce((select value from sup_counter where name = ${prefix}), 0) as v`.execute(db)).rows[0]!.v);
     // q in [0.6, 0.99): the share of each index's maximum this record scores.
     const qOf = (idRef: ReturnType<typeof sql.ref>) => sql`(0.6 + ((('x' || substr(${idRef}, 1, 8))::bit(32)::int & 65535) / 65535.0) * 0.39)`;
@@ -333,7 +348,7 @@ export async function bulkLectureRecords(db: DB, scale: number): Promise<number>
       insert into sup_lecture_record (id, record_no, term_id, listener_id, listener_name, listener_org_code, teacher_id, teacher_name, teacher_org_code,
         course_task_id, schedule_id, course_id, course_name, class_names, classroom_id, classroom_name, lecture_date, week, weekday, start_section, end_section,
         lecture_type, mode, expected_count, actual_count, late_count, index_set_id, total_score, strengths, suggestions, need_improve, status, submit_time, create_by, create_time)
-      select r.id, ${prefix} || lpad((${base} + r.g)::text, 7, '0'), ${term.id}, r.listener_id, lu.realname, lu.org_code, k.teacher_id, tu.realname, tu.org_code,
+      select r.id, ${prefix} || lpad((${base} + r.g)::text, greatest(5, length((${base} + r.g)::text)), '0'), ${term.id}, r.listener_id, lu.realname, lu.org_code, k.teacher_id, tu.realname, tu.org_code,
         r.task_id, r.line_id, k.course_id, k.course_name, k.class_names, r.classroom_id, room.name, r.lecture_date, r.week, r.weekday, r.start_section, r.end_section,
         (array['RANDOM','RANDOM','TRACK','GUIDE'])[1 + floor(r.rnd * 4)::int], case when r.rnd < 0.15 then 'ONLINE' else 'OFFLINE' end,
         k.student_count, k.student_count, 0, ${set.id}, ${total}, ${STRENGTHS[0]}, ${SUGGESTIONS[0]}, false,

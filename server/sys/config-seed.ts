@@ -4,7 +4,6 @@ import { userId } from '../seed/data/org.js';
 import { toWire } from '../crud/engine.js';
 import { newId, now } from '../util.js';
 import { encryptSecret } from './data-source.js';
-import { RECORD_NO_RULE } from '../domain/numbering.js';
 
 /** Seeds of the configuration screens: check rules, fill rules, data sources, gateway routes, a data-log history. */
 const CHECK_RULES = [
@@ -26,7 +25,6 @@ const FILL_RULES = [
   { rule_name: '督导简报编号', rule_code: 'supervision_brief_no', prefix: 'DDJB', date_format: 'YYYY', seq_length: 3, rule_description: '每年从001开始，如 DDJB2026001' },
   { rule_name: '评估报告编号', rule_code: 'assessment_report_no', prefix: 'PGBG', date_format: 'YYYYMM', seq_length: 4, rule_description: '每月从0001开始，如 PGBG2026110001' },
   { rule_name: '通知文号', rule_code: 'notice_no', prefix: 'JWTZ', date_format: 'YYYYMMDD', seq_length: 2, rule_description: '每天从01开始' },
-  RECORD_NO_RULE,
 ];
 
 const DATA_SOURCES = [

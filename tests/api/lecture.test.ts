@@ -63,9 +63,13 @@ describe('lecture records', () => {
     expect(got.grade).toBe(expected >= 90 ? 'EXCELLENT' : expected >= 80 ? 'GOOD' : 'MEDIUM');
     expect(got.status).toBe('SUBMITTED');
     expect(got.teacherId).toBe(who.teacher!.id);
-    // Numbered by the fill rule lecture_record_no (TK + date + 4 digits), which 填值规则 shows and edits.
-    const rule = await db().selectFrom('sys_fill_rule').selectAll().where('rule_code', '=', 'lecture_record_no').executeTakeFirstOrThrow();
-    expect(got.recordNo).toBe(`TK${rule.current_period}${String(rule.current_seq).padStart(4, '0')}`);
+    // Numbered as the seeded records are: TK + the term's code without dashes + the term's 5-digit sequence.
+    const term = await db().selectFrom('sup_term').select('code').where('id', '=', termId).executeTakeFirstOrThrow();
+    const prefix = `TK${String(term.code).replace(/-/g, '')}`;
+    const counter = await db().selectFrom('sup_counter').select('value').where('name', '=', prefix).executeTakeFirstOrThrow();
+    expect(got.recordNo).toBe(`${prefix}${String(counter.value).padStart(5, '0')}`);
+    const seeded = await db().selectFrom('sup_lecture_record').select('record_no').where('term_id', '=', termId).where('id', '<>', recordId).executeTakeFirstOrThrow();
+    expect(String(seeded.record_no)).toMatch(new RegExp(`^${prefix}\\d{5}$`));
     expect(got.indexScoreList).toHaveLength(leaves.length);
     const after = (await call('get', `/supervisor/report/frequency?termId=${termId}`, 'supervisor')).result.find((x: any) => x.userId === who.supervisor!.id);
     expect(after.actual).toBe(before.actual + 1);

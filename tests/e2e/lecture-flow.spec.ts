@@ -103,7 +103,7 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
   await expect(drawer.getByText('请先从课表选择课次，再按指标评分')).toBeVisible();
 
   // Saving without a lesson is refused in the form; nothing is sent.
-  await drawer.locator('.ant-drawer-extra').getByRole('button', { name: /确\s*定/ }).click();
+  await drawer.locator('.ant-drawer-extra').getByRole('button', { name: '保存草稿' }).click();
   await expect(drawer.locator('.ant-formily-item').filter({ hasText: '教学任务' }).locator('.ant-formily-item-error-help')).toBeVisible();
   await expect(drawer).toBeVisible();
 
@@ -144,7 +144,9 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
   await expect(scoring.locator('input[aria-label$="得分"]')).toHaveCount(leaves.length);
   await scoring.getByLabel(`${leaves[0]!.name}得分`).fill(String(leaves[0]!.maxScore + 5));
   await scoring.getByLabel(`${leaves[0]!.name}得分`).blur();
-  await expect(scoring.getByLabel(`${leaves[0]!.name}得分`)).toHaveValue(leaves[0]!.maxScore.toFixed(2)); // clamped to the maximum
+  // Refused at the field, kept as typed (issue 30: never clamped silently).
+  await expect(scoring.getByLabel(`${leaves[0]!.name}得分`)).toHaveValue(String(leaves[0]!.maxScore + 5));
+  await expect(scoring.getByText(`得分 ${leaves[0]!.maxScore + 5} 超过最高分 ${leaves[0]!.maxScore}`)).toBeVisible();
   for (const [i, l] of leaves.entries()) {
     const input = scoring.getByLabel(`${l.name}得分`);
     await input.fill(String(scores[i]));
@@ -159,7 +161,7 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
   await drawer.locator('.ant-formily-item').filter({ hasText: '需整改' }).locator('.ant-switch').click();
   await drawer.screenshot({ path: 'test-results/lecture-form.png' });
 
-  await drawer.getByRole('button', { name: /确\s*定/ }).click();
+  await drawer.getByRole('button', { name: '保存草稿' }).click();
   await expect(drawer).toBeHidden();
   const created = ((await sup.get(`/supervisor/lectureRecord/list?listenerId=${sup.userId}&courseTaskId=${lesson!.courseTaskId}&pageSize=100`)).records as Row[]).find(
     (r) => String(r.lectureDate).slice(0, 10) === lesson!.lectureDate,
@@ -179,7 +181,7 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
   await row.getByText('编辑', { exact: true }).click();
   await expect(drawer.getByTestId('lesson-facts')).toContainText(lesson!.courseName);
   await expect(drawer.getByTestId('score-total')).toHaveText(String(expectedTotal));
-  await expect(drawer.getByLabel(`${leaves[1]!.name}得分`)).toHaveValue(scores[1]!.toFixed(2));
+  await expect(drawer.getByLabel(`${leaves[1]!.name}得分`)).toHaveValue(String(scores[1]));
   await drawer.locator('.ant-drawer-extra').getByRole('button', { name: /关\s*闭/ }).click();
   await expect(drawer).toBeHidden();
   await row.getByText('提交', { exact: true }).click();
@@ -217,11 +219,14 @@ test('supervisor records, scores and submits a lesson of the teacher; reports co
     const trow = rows(tp).filter({ hasText: created.recordNo });
     await expect(trow).toHaveCount(1, { timeout: 20_000 });
     await trow.getByText('详情', { exact: true }).click();
+    // The record's detail view (issue 30), not the form greyed out.
     const detailDrawer = tp.locator('.ant-drawer-content');
-    await expect(detailDrawer.getByTestId('lesson-facts')).toContainText(lesson!.courseName);
-    await expect(detailDrawer.getByTestId('score-total')).toHaveText(String(expectedTotal));
-    await expect(detailDrawer.locator('input[aria-label$="得分"]').first()).toBeDisabled();
-    await detailDrawer.locator('.ant-drawer-extra').getByRole('button', { name: /关\s*闭/ }).click();
+    await expect(detailDrawer.locator('.schema-descriptions').first()).toContainText(created.recordNo);
+    await expect(detailDrawer.locator('.schema-descriptions').nth(1)).toContainText(lesson!.courseName);
+    await expect(detailDrawer.locator('.schema-record-table-summary')).toContainText(String(expectedTotal));
+    await expect(detailDrawer.locator('input')).toHaveCount(0);
+    await detailDrawer.locator('.ant-drawer-close').click();
+    await expect(detailDrawer).toBeHidden();
     await trow.getByText('确认', { exact: true }).click();
     await tp.locator('.ant-popover:visible').getByRole('button', { name: /确\s*定/ }).click();
     await expect(trow).toContainText('已确认');

@@ -49,7 +49,14 @@ describe('scores and grades', () => {
     expect(leaves.map((l) => l.id)).toEqual(['a1', 'a2', 'b']);
     expect(scoreRecord(leaves, [{ indexId: 'a1', score: 18 }, { indexId: 'a2', score: '19.5' }, { indexId: 'b', score: 50 }], true).total).toBe(87.5);
     expect(() => scoreRecord(leaves, [{ indexId: 'a1', score: 21 }], false)).toThrow('指标“备课”的得分 21 超过最高分 20');
-    expect(() => scoreRecord(leaves, [{ indexId: 'a1', score: 10 }], true)).toThrow('指标“纪律”尚未评分');
+    // Submitting names every missing index at once; a single one reads as a sentence of its own.
+    expect(() => scoreRecord(leaves, [{ indexId: 'a1', score: 10 }], true)).toThrow('有 2 项指标尚未评分：“纪律”、“教学效果”');
+    expect(() => scoreRecord(leaves, [{ indexId: 'a1', score: 10 }, { indexId: 'b', score: 50 }], true)).toThrow('指标“纪律”尚未评分');
+    // Every refused score is named, what was typed is quoted, and missing ones follow.
+    expect(() => scoreRecord(leaves, [{ indexId: 'a1', score: 'abc' }, { indexId: 'a2', score: 21 }], true)).toThrow(
+      '指标“备课”的得分“abc”不是数字；指标“纪律”的得分 21 超过最高分 20；指标“教学效果”尚未评分',
+    );
+    expect(() => scoreRecord(leaves, [{ indexId: 'a1', score: '12abc' }], false)).toThrow('不是数字');
     expect(() => scoreRecord(leaves, [{ indexId: 'a', score: 10 }], false)).toThrow('不属于');
     expect(() => scoreRecord(leaves, [{ indexId: 'b', score: -1 }], false)).toThrow('不能小于 0');
   });

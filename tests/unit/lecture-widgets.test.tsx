@@ -42,7 +42,7 @@ describe('lecture record widgets', () => {
     expect(sectionsText(null, null)).toBe('');
   });
 
-  it('index score form: one input per leaf, bounded by its maximum, live total and grade', async () => {
+  it('index score form: one input per leaf; a score over its maximum or not a number is kept and refused, not clamped; live total and grade', async () => {
     const seen: IndexScore[][] = [];
     function Host() {
       const [v, setV] = useState<IndexScore[]>([]);
@@ -58,21 +58,32 @@ describe('lecture record widgets', () => {
       );
     }
     render(<Host />);
-    expect(screen.getAllByRole('spinbutton')).toHaveLength(3);
-    expect(screen.queryByRole('spinbutton', { name: '教学态度得分' })).toBeNull(); // a parent is not scored
+    expect(screen.getAllByRole('textbox')).toHaveLength(3);
+    expect(screen.queryByRole('textbox', { name: '教学态度得分' })).toBeNull(); // a parent is not scored
+    expect(screen.getByRole('textbox', { name: '为人师表得分' })).toHaveAttribute('inputmode', 'decimal'); // the phone's number keypad
     expect(screen.getByText('小计 0')).toBeInTheDocument();
 
-    const a1 = screen.getByRole('spinbutton', { name: '为人师表得分' });
+    const a1 = screen.getByRole('textbox', { name: '为人师表得分' });
     fireEvent.change(a1, { target: { value: '25' } });
     fireEvent.blur(a1);
-    await waitFor(() => expect(seen.at(-1)).toEqual([{ indexId: 'a1', score: 20 }]));
-    fireEvent.change(screen.getByRole('spinbutton', { name: '备课充分得分' }), { target: { value: '16.5' } });
+    await waitFor(() => expect(seen.at(-1)).toEqual([{ indexId: 'a1', score: 25 }]));
+    expect(a1).toHaveValue('25');
+    expect(a1).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('得分 25 超过最高分 20')).toBeInTheDocument();
+    expect(screen.getByTestId('score-total')).toHaveTextContent('0'); // a refused score counts for nothing
+    fireEvent.change(a1, { target: { value: 'abc' } });
+    await waitFor(() => expect(seen.at(-1)).toEqual([{ indexId: 'a1', score: 'abc' }]));
+    expect(a1).toHaveValue('abc');
+    expect(screen.getByText('得分“abc”不是数字')).toBeInTheDocument();
+    fireEvent.change(a1, { target: { value: '20' } });
+    await waitFor(() => expect(a1).toHaveAttribute('aria-invalid', 'false'));
+    fireEvent.change(screen.getByRole('textbox', { name: '备课充分得分' }), { target: { value: '16.5' } });
     await waitFor(() => expect(screen.getByTestId('score-total')).toHaveTextContent('36.5'));
     expect(screen.getByText('小计 36.5')).toBeInTheDocument();
     expect(screen.queryByTestId('score-grade')).toBeNull();
     expect(screen.getByText('评完所有指标后显示等级')).toBeInTheDocument();
 
-    fireEvent.change(screen.getByRole('spinbutton', { name: '教学效果得分' }), { target: { value: '45' } });
+    fireEvent.change(screen.getByRole('textbox', { name: '教学效果得分' }), { target: { value: '45' } });
     await waitFor(() => expect(screen.getByTestId('score-total')).toHaveTextContent('81.5'));
     expect(screen.getByTestId('score-grade')).toHaveTextContent('良好');
     expect(screen.getByText('已评 3/3 项')).toBeInTheDocument();

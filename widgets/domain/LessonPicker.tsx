@@ -4,6 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { observer, useForm } from '@formily/react';
 import { http } from '@core/http/client';
+import { sectionsText } from '@shared/rules';
 
 /** A lesson row of GET /supervisor/courseSchedule/lessons. */
 export interface Lesson {
@@ -24,7 +25,7 @@ export interface Lesson {
 }
 
 const WEEKDAYS = '一二三四五六日';
-export const sectionsText = (a?: unknown, b?: unknown) => (a ? `第${String(a)}${b && b !== a ? `-${String(b)}` : ''}节` : '');
+export { sectionsText };
 
 /** The lesson fields the record form shows read-only (the server derives them again on save). */
 const SHOWN = ['teacherName', 'courseName', 'classroomName', 'startSection', 'endSection', 'classNames'] as const;
