@@ -112,11 +112,16 @@ describe('POST /sys/login', () => {
     expect(b).toMatchObject({ success: false, code: 429, message: '登录尝试过于频繁，请1秒后再试（也可使用手机验证码登录）' });
     expect(Number((await row()).failures)).toBe(n);
     // The wait doubles with each further failure.
+    // locked_until is stored to the second; bound it by the clock read before and after the attempt so
+    // a slow machine cannot make the measurement flaky.
+    const lockedUntil = async () => dayjs((await row()).locked_until as string).unix();
     const waitAfter = async () => dayjs((await row()).locked_until as string).diff(dayjs(), 'second', true);
     await db().updateTable('sys_login_attempt').set({ locked_until: fmt(dayjs().subtract(1, 'second')) }).where('id', '=', 'u:ghostlock').execute();
+    const before = dayjs().unix();
     expect((await attempt('Wrong#pass1')).message).toBe('用户名或密码错误');
-    expect(await waitAfter()).toBeGreaterThan(1);
-    expect(await waitAfter()).toBeLessThanOrEqual(2);
+    const after = dayjs().unix();
+    expect(await lockedUntil()).toBeGreaterThanOrEqual(before + 2);
+    expect(await lockedUntil()).toBeLessThanOrEqual(after + 2);
     // Even far along, the wait is capped (no permanent lock).
     await db().updateTable('sys_login_attempt').set({ failures: 1000, locked_until: fmt(dayjs().subtract(1, 'second')) }).where('id', '=', 'u:ghostlock').execute();
     expect((await attempt('Wrong#pass1')).message).toBe('用户名或密码错误');
