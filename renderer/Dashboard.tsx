@@ -9,7 +9,7 @@ import { menuAtom, userInfoAtom, type MenuNode } from '@core/session/store';
 import { getWidget } from '@widgets/registry';
 import { EChart } from '@widgets/statistics/Chart';
 import type { DashboardColumn, DashboardFilter, DashboardPanel, DashboardValue, PageSchema } from '@shared/page-schema';
-import { condition, type Scope } from './expr';
+import { condition, type Scope } from '@shared/expr';
 import { addSample, chartOption, fillTemplate, formatted, pick, rawValue, sourceKey, spanProps, textOf, unwrap, type History } from './dashboard-data';
 import { queryControl } from './ListPage';
 import { startPolling } from './polling';

@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Space, Spin } from 'antd';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { http } from '@core/http/client';
 import type { PageSchema } from '@shared/page-schema';
-import { condition } from './expr';
+import { condition } from '@shared/expr';
 import { filterActions } from './permissions';
 import type { PageKindProps, Row } from './registry';
 import { urlsOf, useSessionScope } from './scope';

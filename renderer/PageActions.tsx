@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Button, Space } from 'antd';
 import type { ActionSchema, PageSchema } from '@shared/page-schema';
-import { condition } from './expr';
+import { condition } from '@shared/expr';
 import { filterActions } from './permissions';
 import { useSessionScope } from './scope';
 import { useActionRunner } from './useActions';

@@ -1,6 +1,6 @@
 import { formatValue } from '@shared/format';
 import type { DashboardChart, DashboardPanel, DashboardValue } from '@shared/page-schema';
-import { evaluate, type Scope } from './expr';
+import { evaluate, type Scope } from '@shared/expr';
 
 /*
  * The pure parts of the dashboard kind (renderer/Dashboard.tsx): reading an answer, templates, value

@@ -5,7 +5,7 @@ import { registerValidateRules, setValidateLanguage, type Form } from '@formily/
 import { allWidgets } from '@widgets/registry';
 import { registerBaseWidgets } from '@widgets/base';
 import '@widgets/index';
-import { evaluate } from './expr';
+import { evaluate } from '@shared/expr';
 import type { DictOption } from '@core/dict';
 import type { FormFieldSchema, FormSchema } from '@shared/page-schema';
 import type { FormMode } from './ListPage';

@@ -3,7 +3,7 @@ import { useAtomValue } from 'jotai';
 import dayjs from 'dayjs';
 import { allAuthAtom, authAtom, dictAtom, userInfoAtom } from '@core/session/store';
 import type { PermissionInput } from './permissions';
-import type { Scope } from './expr';
+import type { Scope } from '@shared/expr';
 
 export { urlsOf } from '@shared/urls';
 

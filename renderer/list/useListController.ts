@@ -8,7 +8,7 @@ import { useDicts } from '@core/dict';
 import { preloadWidget } from '@widgets/registry';
 import type { ActionSchema, PageSchema } from '@shared/page-schema';
 import { firstListOf, queryParams } from '@shared/list-request';
-import { condition } from '../expr';
+import { condition } from '@shared/expr';
 import { filterActions } from '../permissions';
 import { startPolling } from '../polling';
 import type { PageKindProps, Row } from '../registry';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addSample, chartOption, fillTemplate, formatted, pick, rawValue, sourceKey, spanProps, unwrap, type History } from '@renderer/dashboard-data';
 import { startPolling } from '@renderer/polling';
-import { evaluate } from '@renderer/expr';
+import { evaluate } from '@shared/expr';
 import type { DashboardChart } from '@shared/page-schema';
 
 describe('dashboard data', () => {

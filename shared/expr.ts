@@ -7,7 +7,7 @@
  * docs/page-schema.md.
  */
 
-import { formatValue, type DisplayFormat } from '@shared/format';
+import { formatValue, type DisplayFormat } from './format';
 
 export type Scope = Record<string, unknown>;
 

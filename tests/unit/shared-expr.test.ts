@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { condition, evaluate, ExprError, resolveValue } from '../../renderer/expr';
+import { condition, evaluate, ExprError, resolveValue } from '../../shared/expr';
 
 const scope = {
   $record: { status: '1', name: '张三', tags: ['a', 'b'], nested: { n: 3 } },
