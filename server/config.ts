@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { S3Config } from './storage/s3.js';
 
 /**
  * Runtime configuration. Environment variables win over `config.json` (path in CONFIG_FILE,
@@ -73,6 +74,15 @@ export interface AppConfig {
   showListenerToTeacher: boolean;
   /** Role codes a department administrator (a user administrator narrowed by data rules) may grant. */
   userAdmin: { deptAdminRoles: string[] };
+  /**
+   * Where uploaded files live (server/storage, docs/deploy.md): `local` (uploadDir), `db` (PostgreSQL
+   * chunks), `s3` (an S3-compatible store). `auto`: `db` with DATABASE_URL, else `local`.
+   */
+  storage: { kind: 'auto' | 'local' | 'db' | 's3'; s3: S3Config };
+  /** `npm run backup` and the nightly backup job (server/ops/backup.ts): the folder, and how many archives to keep. */
+  backup: { dir: string; keep: number };
+  /** GET /metrics (Prometheus): a bearer token that may scrape it, besides users holding `monitor:metrics`. Empty: users only. */
+  metrics: { token: string };
 }
 
 const defaults: AppConfig = {
@@ -110,6 +120,9 @@ const defaults: AppConfig = {
   import: { maxBytes: 20 * 1024 * 1024, maxRows: 100_000 },
   showListenerToTeacher: true,
   userAdmin: { deptAdminRoles: ['teacher', 'secretary', 'leader'] },
+  storage: { kind: 'auto', s3: { endpoint: '', region: 'us-east-1', bucket: '', accessKeyId: '', secretAccessKey: '', forcePathStyle: true, prefix: '' } },
+  backup: { dir: '', keep: 7 },
+  metrics: { token: '' },
 };
 
 function deepMerge<T>(base: T, over: unknown): T {
@@ -136,8 +149,21 @@ export function loadConfig(overrides: Partial<AppConfig> = {}, env: NodeJS.Proce
   if (env.LOG_LEVEL) fromEnv.logLevel = env.LOG_LEVEL;
   if (env.TRUSTED_PROXIES) fromEnv.trustedProxies = env.TRUSTED_PROXIES.split(',').map((x) => x.trim()).filter(Boolean);
   if (env.SMS_DEV_OUTBOX) fromEnv.smsDevOutbox = env.SMS_DEV_OUTBOX === 'true' || env.SMS_DEV_OUTBOX === '1';
+  if (env.FILE_STORAGE) fromEnv.storage = { kind: env.FILE_STORAGE as AppConfig['storage']['kind'] } as AppConfig['storage'];
+  const s3: Partial<S3Config> = {};
+  if (env.S3_ENDPOINT) s3.endpoint = env.S3_ENDPOINT;
+  if (env.S3_REGION) s3.region = env.S3_REGION;
+  if (env.S3_BUCKET) s3.bucket = env.S3_BUCKET;
+  if (env.S3_ACCESS_KEY_ID) s3.accessKeyId = env.S3_ACCESS_KEY_ID;
+  if (env.S3_SECRET_ACCESS_KEY) s3.secretAccessKey = env.S3_SECRET_ACCESS_KEY;
+  if (env.S3_FORCE_PATH_STYLE) s3.forcePathStyle = env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1';
+  if (env.S3_PREFIX) s3.prefix = env.S3_PREFIX;
+  if (Object.keys(s3).length) fromEnv.storage = { ...(fromEnv.storage ?? {}), s3 } as AppConfig['storage'];
+  if (env.BACKUP_DIR) fromEnv.backup = { dir: env.BACKUP_DIR } as AppConfig['backup'];
+  if (env.METRICS_TOKEN) fromEnv.metrics = { token: env.METRICS_TOKEN };
   cfg = deepMerge(deepMerge(cfg, fromEnv), overrides);
   if (!cfg.uploadDir) cfg.uploadDir = resolve(cfg.dataDir, 'upload');
+  if (!cfg.backup.dir) cfg.backup.dir = resolve(cfg.dataDir, 'backup');
   cfg.apiBase = '/' + cfg.apiBase.replace(/^\/+|\/+$/g, '');
   return cfg;
 }

@@ -14,6 +14,7 @@ import { registerWebsocket } from './sys/websocket.js';
 import { registerAnnouncement } from './sys/announcement.js';
 import { registerFiles } from './sys/files.js';
 import { registerJobs } from './sys/jobs/index.js';
+import { registerMetrics } from './ops/metrics.js';
 import { registerMessage } from './sys/message.js';
 import { registerCrud } from './crud/routes.js';
 import { registerDictRoutes } from './sys/dict-routes.js';
@@ -39,6 +40,7 @@ import { registerJeecgCompatIo } from './sys/jeecg-compat-io.js';
 export async function registerModules(api: FastifyInstance, ctx: ServerContext): Promise<void> {
   void api;
   void ctx;
+  await registerMetrics(api, ctx); // first: its onResponse hook counts every route below
   await registerUserSession(api, ctx);
   await registerPages(api, ctx);
   await registerVxeSocket(api, ctx);

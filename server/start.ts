@@ -8,6 +8,7 @@ import { loadEntities } from './crud/entities.js';
 import { syncEntities } from './crud/sync.js';
 import { runSeeds } from './seed/index.js';
 import { buildApp, type BuiltApp } from './app.js';
+import { attachDbStats } from './ops/metrics.js';
 
 export interface Running extends BuiltApp {
   ctx: ServerContext;
@@ -45,6 +46,7 @@ export async function startServer(cfg: AppConfig, opts: { logger?: boolean; logS
   const database = await openDatabase(cfg);
   const entities = loadEntities();
   const ctx: ServerContext = { cfg, db: database.db, dbKind: database.kind, entities, ready: false, draining: false };
+  attachDbStats(cfg, database.stats);
   const built = await buildApp(ctx, opts);
   for (const p of entities.problems) built.app.log.error(p, 'bad entity schema');
   if (opts.listen !== false) await built.app.listen({ port: cfg.port, host: cfg.host });

@@ -1,9 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { BizError } from '../http/envelope.js';
 import { allDictItems } from '../sys/dict-service.js';
 import { newId, now } from '../util.js';
+import type { FileStorage } from '../storage/index.js';
 import { allFields, columnOf, primaryField, type EntityField } from './entity-types.js';
 import { excelFields, readXlsx } from './excel.js';
 import { hooksOf, type HookContext, type Row } from './hooks.js';
@@ -140,11 +140,12 @@ export async function importFile(h: HookContext, file: ImportFile, maxRows: numb
 }
 
 /** Writes the error report (row, column, reason) where only its owner can download it; returns its name. */
-export async function writeErrorReport(uploadDir: string, userId: string, errors: RowError[]): Promise<string> {
+export async function writeErrorReport(storage: FileStorage, userId: string, errors: RowError[]): Promise<string> {
   const name = `${newId()}.txt`;
-  const dir = join(uploadDir, 'import-errors', userId.replace(/[^A-Za-z0-9_-]/g, ''));
-  await mkdir(dir, { recursive: true });
   const lines = ['文件\t行号\t列\t错误原因', ...errors.map((x) => `${x.file}\t${x.row}\t${x.column}\t${x.reason}`)];
-  await writeFile(join(dir, name), '\ufeff' + lines.join('\r\n') + '\r\n', 'utf8');
+  await storage.put(errorReportKey(userId, name), Readable.from([Buffer.from('\ufeff' + lines.join('\r\n') + '\r\n', 'utf8')]));
   return name;
 }
+
+/** Where a user's import error report is stored (any server of a cluster serves it). */
+export const errorReportKey = (userId: string, name: string) => `import-errors/${userId.replace(/[^A-Za-z0-9_-]/g, '') || '_'}/${name}`;

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createReadStream, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ServerContext } from '../context.js';
 import { BizError, ok } from '../http/envelope.js';
 import type { EntitySchema } from './entity-types.js';
 import { deleteRows, exportRows, getRow, hookContext, listRows, saveRow } from './engine.js';
 import { buildXlsx, XLSX_TYPE } from './excel.js';
 import type { Row } from './hooks.js';
-import { importFile, writeErrorReport, type ImportFile, type RowError } from './import.js';
+import { errorReportKey, importFile, writeErrorReport, type ImportFile, type RowError } from './import.js';
+import { storageOf } from '../storage/index.js';
+import { sendStored } from '../storage/http.js';
 import type { Query } from './query.js';
 
 type Op = NonNullable<EntitySchema['operations']>[number];
@@ -65,7 +65,7 @@ export async function handleImport(ctx: ServerContext, req: FastifyRequest, e: E
     errors.push(...r.errors);
   }
   if (!errors.length) return ok(`文件导入成功！数据行数：${success}`, `文件导入成功！数据行数：${success}`);
-  const name = await writeErrorReport(ctx.cfg.uploadDir, h.user.id, errors);
+  const name = await writeErrorReport(storageOf(ctx), h.user.id, errors);
   const failedFiles = [...new Set(errors.map((x) => x.file))];
   const msg = `共${total}行数据，成功导入${success}行；文件${failedFiles.map((x) => `“${x}”`).join('、')}有${errors.length}处错误，该文件未导入任何数据`;
   return ok(
@@ -128,9 +128,11 @@ export async function registerCrud(api: FastifyInstance, ctx: ServerContext): Pr
   api.get('/sys/crud/importError/:name', { config: { auth: 'user', fileToken: true } }, async (req, reply) => {
     const { name } = req.params as { name: string };
     if (!/^[a-f0-9]{32}\.txt$/.test(name)) throw new BizError('很抱歉，资源未找到!', 404);
-    const file = join(ctx.cfg.uploadDir, 'import-errors', req.user!.id.replace(/[^A-Za-z0-9_-]/g, ''), name);
-    if (!existsSync(file)) throw new BizError('很抱歉，资源未找到!', 404);
+    const storage = storageOf(ctx);
+    const key = errorReportKey(req.user!.id, name);
+    const st = await storage.stat(key);
+    if (!st) throw new BizError('很抱歉，资源未找到!', 404);
     attachment(reply, '导入错误报告.txt', 'text/plain; charset=utf-8');
-    return reply.send(createReadStream(file));
+    return sendStored(req, reply, storage, key, st.size);
   });
 }

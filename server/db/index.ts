@@ -10,6 +10,8 @@ export interface Database {
   db: DB;
   kind: 'pglite' | 'pg';
   close(): Promise<void>;
+  /** Connection figures for the metrics: the pg Pool's counts; PGlite (one connection) its queries in flight as `waiting`. */
+  stats(): { total: number; idle: number; waiting: number };
 }
 
 /** A query builder with a read cache (read-cache.ts); every executed write drops the entries of the tables it wrote. */
@@ -55,7 +57,7 @@ export async function openDatabase(cfg: Pick<AppConfig, 'databaseUrl' | 'dataDir
     // query in flight fails on its own (→ 503), and the pool discards the dead connection on release.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = queryBuilder(new PostgresDialect({ pool }));
-    return { db, kind: 'pg', close: () => db.destroy() };
+    return { db, kind: 'pg', close: () => db.destroy(), stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGliteDialect } = await import('kysely-pglite-dialect');
@@ -64,10 +66,20 @@ export async function openDatabase(cfg: Pick<AppConfig, 'databaseUrl' | 'dataDir
   const pglite = await PGlite.create(dir, {
     parsers: { [TIMESTAMP]: raw, [TIMESTAMPTZ]: raw, [DATE]: raw },
   });
+  // PGlite runs one query at a time: count those in flight (the running one and the queue behind it).
+  let inFlight = 0;
+  for (const name of ['query', 'exec', 'transaction'] as const) {
+    const original = (pglite[name] as (...a: unknown[]) => Promise<unknown>).bind(pglite);
+    (pglite as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      inFlight++;
+      return original(...args).finally(() => inFlight--);
+    };
+  }
   const db = queryBuilder(new PGliteDialect(pglite));
   return {
     db,
     kind: 'pglite',
+    stats: () => ({ total: 1, idle: inFlight ? 0 : 1, waiting: Math.max(0, inFlight - 1) }),
     close: async () => {
       await db.destroy();
       if (!pglite.closed) await pglite.close();

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { BizError, Forbidden, Unauthorized } from './envelope.js';
 import { resolveFileToken, resolveSession, type SessionUser } from '../auth/session.js';
 import { issueFileToken } from '../auth/file-token.js';
+import { hasScrapeToken } from '../ops/metrics.js';
 import type { ServerContext } from '../context.js';
 
 /**
@@ -20,6 +21,8 @@ declare module 'fastify' {
     fileToken?: boolean;
     /** Which per-address and global request budget a public route draws on (server/http/limits.ts). */
     rateLimitGroup?: 'login' | 'sms' | 'other';
+    /** A scraper may send `Authorization: Bearer <metrics.token>` instead of a session (server/ops/metrics.ts). */
+    scrapeToken?: boolean;
   }
   interface FastifyRequest {
     user?: SessionUser;
@@ -89,6 +92,7 @@ export function installGuard(app: FastifyInstance, ctx: ServerContext, declared:
     if (!req.routeOptions.url) return; // not found: the 404 handler answers
     if (auth === undefined) throw Forbidden('接口未声明访问权限，已拒绝');
     if (auth === 'public') return;
+    if (req.routeOptions.config?.scrapeToken && hasScrapeToken(ctx.cfg, req.headers.authorization)) return;
     if (!ctx.ready) throw new BizError('系统正在启动，请稍候', 503, 503);
     req.user = await authenticate(ctx, req);
     if (!allows(req.user, auth)) throw Forbidden();

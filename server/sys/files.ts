@@ -1,10 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
-import { basename, extname, join, resolve, sep } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { fileTypeFromFile } from 'file-type';
+import { basename, extname, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
 import { sql } from 'kysely';
 import type { ServerContext } from '../context.js';
 import { BizError, ok } from '../http/envelope.js';
@@ -12,11 +9,16 @@ import { tokenOf } from '../http/guard.js';
 import { issueFileToken } from '../auth/file-token.js';
 import { newId, now } from '../util.js';
 import { canReadFile, registerFileOwner } from './file-access.js';
+import { storageOf, type PendingUpload } from '../storage/index.js';
+import { sendStored } from '../storage/http.js';
 
 /** A biz folder: one plain segment (no separators, no dots), JeecgBoot's default is "temp". */
 const BIZ = /^[A-Za-z0-9_-]{1,64}$/;
 const IMAGE_EXT = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp']);
 const IMAGE_MIME = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp']);
+
+/** Bytes of a file's start kept for type sniffing (file-type reads at most this many for the types we allow). */
+const SNIFF_BYTES = 4100;
 
 class TooLarge extends Error {}
 class OverQuota extends Error {}
@@ -57,50 +59,55 @@ function attachment(reply: FastifyReply, name: string) {
 
 export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
   /**
-   * Upload (contract §6): multipart `file` + optional `biz`. The file is streamed to a temp file
-   * (size checked while streaming), sniffed, fsynced, renamed under <uploadDir>/<biz>/<server name>,
-   * then its metadata row is inserted; any failure removes the file and writes no row.
+   * Upload (contract §6): multipart `file` + optional `biz`. The file is streamed into the storage's
+   * unpublished place (server/storage: size checked while streaming), sniffed from its first bytes,
+   * published under <biz>/<server name>, then its metadata row is inserted; any failure removes the
+   * file and writes no row, and a process killed meanwhile leaves nothing visible.
    */
   api.post('/sys/common/upload', { config: { auth: 'user' } }, async (req) => {
     if (!req.isMultipart()) throw new BizError('请以multipart/form-data方式上传文件');
-    const root = resolve(ctx.cfg.uploadDir);
-    const tmpDir = join(root, '.tmp');
+    const storage = storageOf(ctx);
     const max = ctx.cfg.upload.maxBytes;
     // The per-user quota (issue 27 rule 9): the stored files this user uploaded, plus this one.
     const quota = ctx.cfg.upload.quotaBytesPerUser;
     const used = quota > 0 ? await usedUploadBytes(ctx, req.user!.username) : 0;
     const room = quota > 0 ? quota - used : Infinity;
     let biz = 'temp';
-    let tmp: string | undefined;
+    let pending: PendingUpload | undefined;
+    let key: string | undefined;
     let original = '';
     let size = 0;
+    let head = Buffer.alloc(0);
     try {
       for await (const part of req.parts()) {
         if (part.type === 'field') {
           if (part.fieldname === 'biz' && typeof part.value === 'string' && part.value !== '') biz = part.value;
           continue;
         }
-        if (part.fieldname !== 'file' || tmp) {
+        if (part.fieldname !== 'file' || pending) {
           part.file.resume();
           continue;
         }
         original = cleanFileName(part.filename ?? '');
-        await mkdir(tmpDir, { recursive: true });
-        tmp = join(tmpDir, newId());
-        const counter = new Transform({
-          transform(chunk: Buffer, _enc, cb) {
-            size += chunk.length;
-            cb(size > max ? new TooLarge() : size > room ? new OverQuota() : null, chunk);
-          },
-        });
-        await pipeline(part.file, counter, createWriteStream(tmp, { flags: 'wx' }));
-        if (part.file.truncated) throw new TooLarge();
+        // Streamed to the storage's unpublished place (size checked while streaming, the first bytes kept for sniffing).
+        const file = part.file;
+        const counted = async function* () {
+          for await (const c of file as AsyncIterable<Buffer>) {
+            size += c.length;
+            if (size > max) throw new TooLarge();
+            if (size > room) throw new OverQuota();
+            if (head.length < SNIFF_BYTES) head = Buffer.concat([head, c.subarray(0, SNIFF_BYTES - head.length)]);
+            yield c;
+          }
+          if (file.truncated) throw new TooLarge();
+        };
+        pending = await storage.upload(Readable.from(counted()));
       }
-      if (!tmp) throw new BizError('请选择要上传的文件');
+      if (!pending) throw new BizError('请选择要上传的文件');
       if (biz.includes('..') || !BIZ.test(biz)) throw new BizError('非法的业务目录(biz)');
       if (size === 0) throw new BizError('不能上传空文件');
 
-      const sniffed = await fileTypeFromFile(tmp).catch(() => undefined);
+      const sniffed = await fileTypeFromBuffer(head).catch(() => undefined);
       let ext = extname(original).slice(1).toLowerCase();
       if (!/^[a-z0-9]{1,10}$/.test(ext)) ext = '';
       const isImage = !!sniffed && IMAGE_MIME.has(sniffed.mime);
@@ -110,39 +117,29 @@ export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
 
       const name = `${newId()}${ext ? '.' + ext : ''}`;
       const rel = `${biz}/${name}`;
-      const fh = await open(tmp, 'r');
-      try {
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      await mkdir(join(root, biz), { recursive: true });
-      await rename(tmp, join(root, biz, name));
-      tmp = undefined;
-      try {
-        await ctx.db
-          .insertInto('sys_file')
-          .values({
-            id: newId(),
-            file_name: original,
-            url: rel,
-            file_type: fileType,
-            file_size: size,
-            biz,
-            store_type: 'local',
-            uploader_name: req.user!.realname || req.user!.username,
-            tenant_id: req.user!.tenantId,
-            create_by: req.user!.username,
-            create_time: now(),
-          })
-          .execute();
-      } catch (err) {
-        await unlink(join(root, biz, name)).catch(() => undefined);
-        throw err;
-      }
+      await pending.commit(rel);
+      key = rel;
+      await ctx.db
+        .insertInto('sys_file')
+        .values({
+          id: newId(),
+          file_name: original,
+          url: rel,
+          file_type: fileType,
+          file_size: size,
+          biz,
+          store_type: storage.kind,
+          uploader_name: req.user!.realname || req.user!.username,
+          tenant_id: req.user!.tenantId,
+          create_by: req.user!.username,
+          create_time: now(),
+        })
+        .execute();
       return { ...ok(null, rel), code: 0 };
     } catch (err) {
-      if (tmp) await unlink(tmp).catch(() => undefined);
+      // Nothing half-done stays: the unpublished upload is dropped, a published one without its row deleted.
+      if (key) await storage.delete(key).catch(() => undefined);
+      else if (pending) await pending.abort().catch(() => undefined);
       const e = err as Error & { code?: string };
       if (e instanceof OverQuota)
         throw new BizError(`您的上传空间已满（已用${mb(used)}MB，上限${mb(quota)}MB），请删除不用的文件或联系管理员后再上传`, 413, 413);
@@ -178,19 +175,19 @@ export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
     } catch {
       throw new BizError('非法的文件路径', 400, 400);
     }
-    const full = storedPath(ctx, rel);
+    storedPath(ctx, rel);
     const url = rel.replace(/,+$/, '');
     const meta = await ctx.db.selectFrom('sys_file').select(['file_name', 'file_type', 'create_by']).where('url', '=', url).executeTakeFirst();
     const missing = () => new BizError('文件不存在', 404, 404);
     if (!(await canReadFile(ctx, req.user!, { url, createBy: meta?.create_by ? String(meta.create_by) : null }, req))) throw missing();
-    const st = await stat(full).catch(() => undefined);
-    if (!st?.isFile()) throw missing();
+    const storage = storageOf(ctx);
+    const st = await storage.stat(url);
+    if (!st) throw missing();
     const type = meta && IMAGE_MIME.has(String(meta.file_type)) ? String(meta.file_type) : 'application/octet-stream';
-    attachment(reply, meta?.file_name ? String(meta.file_name) : basename(full));
+    attachment(reply, meta?.file_name ? String(meta.file_name) : basename(url));
     reply.header('Content-Type', type);
-    reply.header('Content-Length', String(st.size));
     reply.header('Cache-Control', 'private, no-cache');
-    return reply.send(createReadStream(full));
+    return sendStored(req, reply, storage, url, st.size);
   });
 
   const removeFiles = async (ids: string[]) => {
@@ -200,9 +197,9 @@ export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
     await ctx.db.deleteFrom('sys_file').where('id', 'in', rows.map((r) => r.id as string)).execute();
     for (const r of rows) {
       try {
-        await unlink(storedPath(ctx, String(r.url)));
+        await storageOf(ctx).delete(String(r.url));
       } catch {
-        /* already gone: the row is what the list shows */
+        /* already gone (or a bad old path): the row is what the list shows */
       }
     }
   };

@@ -4,6 +4,7 @@ import { getRow, hookContext, listRows } from '../crud/engine.js';
 import { readXlsx } from '../crud/excel.js';
 import type { RowError } from '../crud/import.js';
 import { writeErrorReport } from '../crud/import.js';
+import { storageOf } from '../storage/index.js';
 import type { Query } from '../crud/query.js';
 import { readUploads, sendExport } from '../crud/routes.js';
 import { BizError, fail, ok } from '../http/envelope.js';
@@ -88,7 +89,7 @@ export async function registerJeecgCompatIo(api: FastifyInstance, ctx: ServerCon
     }
     const total = plan.length + errors.length;
     if (errors.length) {
-      const name = await writeErrorReport(ctx.cfg.uploadDir, req.user!.id, errors);
+      const name = await writeErrorReport(storageOf(ctx), req.user!.id, errors);
       return ok(
         { totalCount: total, errorCount: errors.length, successCount: 0, msg: `共${total}行数据，有${errors.length}处错误，未导入任何数据`, fileUrl: `/sys/crud/importError/${name}`, fileName: '导入错误报告.txt', errors: errors.slice(0, 100) },
         '文件导入成功，但有错误。',

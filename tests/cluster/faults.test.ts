@@ -166,7 +166,8 @@ describe('disk full during upload', () => {
     mkdirSync(mountPoint, { recursive: true });
     execSync(`mount -t tmpfs -o size=256k tmpfs ${mountPoint}`);
     const cfgFile = join(TMP, `fullfs-${process.pid}.json`);
-    writeFileSync(cfgFile, JSON.stringify({ uploadDir: mountPoint, upload: { maxBytes: 4 * 1024 * 1024 } }));
+    // The local-folder storage (with DATABASE_URL the default is PostgreSQL chunks, not a disk).
+    writeFileSync(cfgFile, JSON.stringify({ uploadDir: mountPoint, storage: { kind: 'local' }, upload: { maxBytes: 4 * 1024 * 1024 } }));
     s = await spawnServer(18195, dbUrl, { CONFIG_FILE: cfgFile });
   });
   afterAll(async () => {

@@ -29,7 +29,10 @@ export interface TestServer {
 export async function startTestServer(over: Partial<AppConfig> & { listen?: boolean; logStream?: { write(line: string): void } } = {}): Promise<TestServer> {
   const { listen, logStream, ...rest } = over;
   const copy = await copyTemplate(vitestInject('dbTemplate'));
-  const cfg = loadConfig({ port: 0, host: '127.0.0.1', logLevel: 'warn', staticDir: '/nonexistent', ...copy, ...rest }, {});
+  // The local-folder file storage unless a test asks for another (the file tests look at the folder,
+  // also on PostgreSQL where the default would be the database).
+  const storage = { kind: 'local' } as AppConfig['storage'];
+  const cfg = loadConfig({ port: 0, host: '127.0.0.1', logLevel: 'warn', staticDir: '/nonexistent', storage, ...copy, ...rest }, {});
   const running = await startServer(cfg, { logger: !!logStream, logStream, listen: !!listen });
   await running.prepared;
   const call: TestServer['call'] = ({ token, headers, url, ...o }) =>

@@ -138,7 +138,7 @@ export const MENU_TREE: MenuSeed[] = [
   {
     name: '系统监控', url: '/monitor', component: RV, icon: 'dashboard',
     children: [
-      view('系统信息', '/monitor/SystemInfo', 'modules/monitor/SystemInfo', 'monitor:system'),
+      view('系统信息', '/monitor/SystemInfo', 'modules/monitor/SystemInfo', 'monitor:system', { buttons: [['metrics', 'Prometheus指标采集']] }),
       view('磁盘监控', '/monitor/Disk', 'modules/monitor/DiskMonitoring', 'monitor:disk'),
       view('请求追踪', '/monitor/HttpTrace', 'modules/monitor/HttpTrace', 'monitor:httpTrace'),
       view('Node运行时', '/monitor/JvmInfo', 'modules/monitor/JvmInfo', 'monitor:jvm'),

@@ -6,6 +6,7 @@ import { defineEntityHooks } from '../../crud/hooks.js';
 import { fmt, newId, now } from '../../util.js';
 import { nextRuns, parseCron, validateCron, type ParsedCron } from './cron.js';
 import { jobHandler, jobHandlers } from './handlers.js';
+import { observeJobRun } from '../../ops/metrics.js';
 
 const PERM = 'system:quartzJob';
 export const JOB_RUNNING = 0;
@@ -122,6 +123,7 @@ export class Scheduler {
         this.running.delete(jobId);
       }
     }
+    observeJobRun(this.ctx.cfg, job.job_class_name, status);
     const end = now();
     await db
       .updateTable('sys_job_run')
