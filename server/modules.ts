@@ -15,6 +15,7 @@ import { registerAnnouncement } from './sys/announcement.js';
 import { registerFiles } from './sys/files.js';
 import { registerJobs } from './sys/jobs/index.js';
 import { registerMetrics } from './ops/metrics.js';
+import './ops/jobs.js'; // the backup and upload-sweep job handlers
 import { registerMessage } from './sys/message.js';
 import { registerCrud } from './crud/routes.js';
 import { registerDictRoutes } from './sys/dict-routes.js';

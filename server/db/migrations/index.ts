@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Migration } from '../migrate.js';
+import { sha256 } from '../../util.js';
 
 /** Append new migrations; never edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -32,6 +33,22 @@ export const migrations: Migration[] = [
         data bytea not null,
         primary key (blob_id, seq))`.execute(db);
       await sql`create index if not exists sys_file_blob_pending on sys_file_blob (create_time) where key is null`.execute(db);
+    },
+  },
+  {
+    // Issue 32: the nightly backup (keeps 7 archives) and the sweep of uploads cut short by a crash, as
+    // scheduled jobs (handlers in server/ops/jobs.ts). Admins may pause, edit or delete them.
+    version: 3201,
+    name: 'backup_and_upload_sweep_jobs',
+    async up(db) {
+      const jobs = [
+        { name: 'nightlyBackup', cron: '0 0 2 * * ?', parameter: '7', description: '每天2点备份数据库和文件，保留最近7份（见部署指南）' },
+        { name: 'sweepUnpublishedUploads', cron: '0 15 3 * * ?', parameter: null, description: '每天3点15分清理中断上传留下的临时文件' },
+      ];
+      for (const j of jobs)
+        await sql`insert into sys_quartz_job (id, job_class_name, cron_expression, parameter, description, status, create_by, create_time)
+                  values (${sha256(`job|${j.name}`).slice(0, 32)}, ${j.name}, ${j.cron}, ${j.parameter}, ${j.description}, 0, 'system', localtimestamp(0))
+                  on conflict do nothing`.execute(db);
     },
   },
 ];
