@@ -268,6 +268,7 @@ export async function openArchive(file: string, workDir: string): Promise<{ dir:
 export async function targetProblem(db: DB, storage: FileStorage): Promise<string | undefined> {
   const objects = await rows<{ n: number }>(db as Conn, `select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'S')`);
   if (objects[0]!.n > 0) return `目标数据库不是空的（已有 ${objects[0]!.n} 个表、视图或序列）。恢复只写入空数据库：请新建一个空数据库（或换一个空的数据目录）后再恢复`;
+  if (storage.kind === 'db') return undefined; // its tables are in the (empty) database
   for await (const o of storage.list()) return `目标文件存储不是空的（例如 ${o.key}）。恢复只写入空的文件存储`;
   return undefined;
 }

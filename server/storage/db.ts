@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { DB } from '../db/index.js';
-import { fmt, newId, now } from '../util.js';
+import { newId } from '../util.js';
 import { checkKey, type ByteRange, type FileStorage, type PendingUpload, type StoredObject } from './types.js';
 
 /** Bytes per `sys_file_chunk` row: small enough to stream, large enough to keep the row count low. */
@@ -22,7 +22,7 @@ export class DbStorage implements FileStorage {
 
   async upload(body: Readable): Promise<PendingUpload> {
     const id = newId();
-    await this.db.insertInto('sys_file_blob').values({ id, key: null, size: 0, chunk_size: CHUNK_BYTES, create_time: now() }).execute();
+    await this.db.insertInto('sys_file_blob').values({ id, key: null, size: 0, chunk_size: CHUNK_BYTES }).execute();
     let size = 0;
     try {
       let seq = 0;
@@ -129,8 +129,13 @@ export class DbStorage implements FileStorage {
   }
 
   async sweep(olderThanMs: number): Promise<number> {
-    const cutoff = fmt(new Date(Date.now() - olderThanMs));
-    const rows = await this.db.selectFrom('sys_file_blob').select('id').where('key', 'is', null).where('create_time', '<', cutoff).execute();
+    // On the database's clock (create_time defaults to localtimestamp): processes may run in other time zones.
+    const rows = await this.db
+      .selectFrom('sys_file_blob')
+      .select('id')
+      .where('key', 'is', null)
+      .where('create_time', '<=', sql<string>`localtimestamp - make_interval(secs => ${Math.floor(olderThanMs / 1000)})`)
+      .execute();
     for (const r of rows) await this.drop(String(r.id));
     return rows.length;
   }
