@@ -111,7 +111,7 @@ describe('backup → wipe → restore (PGlite)', () => {
     mkdirSync(x);
     await tar.x({ file: archive, cwd: x });
     manifest = JSON.parse(readFileSync(join(x, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ format: 1, engine: 'pglite', storageKind: 'local', migrationVersion: knownMigrationVersion() });
+    expect(manifest).toMatchObject({ format: 1, engine: s.running.ctx.dbKind, storageKind: 'local', migrationVersion: knownMigrationVersion() });
     expect(manifest.product).toMatch(/^\d+\.\d+\.\d+/);
     expect(manifest.migrations).toContain(3200);
     // The files of the archive are the uploads (plus any stored before), with their hashes.
