@@ -161,6 +161,31 @@ for (const kind of ['db', 's3'] as const) {
       for (const p of [a, c]) expect((await download(p, admin.token, key)).status).toBe(404);
     });
 
+    if (kind === 'db')
+      it('npm run files:migrate moves the files of a local upload folder into PostgreSQL; every process serves them', async () => {
+        // A server still on the local folder (the embedded layout), one upload, stopped.
+        const port = 18334;
+        const local = await spawnServer(port, dbUrl, { FILE_STORAGE: 'local' });
+        const { token } = await login(local.url, 'teacher');
+        const data = randomBytes(600 * 1024);
+        const key = await upload(local, token, data);
+        expect((await sql<{ store_type: string }>`select store_type from sys_file where url = ${key}`.execute(database.db)).rows[0]!.store_type).toBe('local');
+        await local.stop();
+        expect((await download(procs[1]!, token, key)).status).toBe(404); // not in the shared storage yet
+
+        const cli = (args: string[]) =>
+          run(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/files-migrate.ts', ...args], {
+            cwd: ROOT,
+            env: { ...process.env, DATABASE_URL: dbUrl, DATA_DIR: join(TMP, `cluster-${port}`), CONFIG_FILE: '/nonexistent.json' },
+          });
+        const first = await cli([]);
+        expect(first.stdout).toMatch(/复制 [1-9]\d* 个文件/);
+        expect((await sql<{ store_type: string }>`select store_type from sys_file where url = ${key}`.execute(database.db)).rows[0]!.store_type).toBe('db');
+        for (const p of procs) expect(sha((await download(p, token, key)).body)).toBe(sha(data));
+        // Run again (after an interruption, say): nothing is copied twice.
+        expect((await cli([])).stdout).toMatch(/复制 0 个文件/);
+      });
+
     it('a process killed mid-upload leaves no half file visible, and the others go on serving', async () => {
       const [a, b] = procs as [Proc, Proc, Proc];
       const { token } = await login(a.url, 'teacher');
