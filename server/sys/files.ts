@@ -9,7 +9,7 @@ import { tokenOf } from '../http/guard.js';
 import { issueFileToken } from '../auth/file-token.js';
 import { newId, now } from '../util.js';
 import { canReadFile, registerFileOwner } from './file-access.js';
-import { storageOf, type PendingUpload } from '../storage/index.js';
+import { isValidKey, storageOf, type PendingUpload } from '../storage/index.js';
 import { sendStored } from '../storage/http.js';
 
 /** A biz folder: one plain segment (no separators, no dots), JeecgBoot's default is "temp". */
@@ -181,7 +181,7 @@ export async function registerFiles(api: FastifyInstance, ctx: ServerContext) {
     const missing = () => new BizError('文件不存在', 404, 404);
     if (!(await canReadFile(ctx, req.user!, { url, createBy: meta?.create_by ? String(meta.create_by) : null }, req))) throw missing();
     const storage = storageOf(ctx);
-    const st = await storage.stat(url);
+    const st = isValidKey(url) ? await storage.stat(url) : undefined; // an unpublished upload (.tmp/) is never served
     if (!st) throw missing();
     const type = meta && IMAGE_MIME.has(String(meta.file_type)) ? String(meta.file_type) : 'application/octet-stream';
     attachment(reply, meta?.file_name ? String(meta.file_name) : basename(url));

@@ -85,6 +85,8 @@ for (const kind of ['local', 'db', 's3'] as const) {
       expect(past.statusCode).toBe(416);
       expect(past.headers['content-range']).toBe(`bytes */${data.length}`);
 
+      // An unpublished place is never served, not even to the administrator.
+      expect((await s.get(`${API}/sys/common/static/.tmp/${key.split('/')[1]}`, admin)).statusCode).toBe(404);
       // Nothing unpublished is left behind by a finished upload.
       expect(await storageOf(s.running.ctx).sweep(0)).toBe(0);
 
