@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { checkKey, type ByteRange, type FileStorage, type PendingUpload, type StoredObject } from './types.js';
 
@@ -126,6 +126,18 @@ export class S3Storage implements FileStorage {
         await this.client.send(new DeleteObjectCommand({ Bucket: this.cfg.bucket, Key: o.key }));
         n++;
       }
+    }
+    // Multipart uploads of a process killed mid-upload (their parts cost storage until aborted). Stores
+    // without this call rely on a bucket lifecycle rule (AbortIncompleteMultipartUpload, docs/deploy.md).
+    try {
+      const r = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.cfg.bucket, Prefix: this.cfg.prefix + TMP }));
+      for (const u of r.Uploads ?? []) {
+        if (!u.Key || !u.UploadId || (u.Initiated && Date.now() - u.Initiated.getTime() <= olderThanMs)) continue;
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.cfg.bucket, Key: u.Key, UploadId: u.UploadId }));
+        n++;
+      }
+    } catch {
+      /* not supported by this store */
     }
     return n;
   }
