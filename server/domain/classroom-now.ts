@@ -183,14 +183,14 @@ export async function registerClassroomNow(api: FastifyInstance, ctx: ServerCont
         const url = `${origin}/lecture/scan?room=${encodeURIComponent(str(r.id))}`;
         const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
         const place = [r.campus, r.building].filter(Boolean).map((x) => escapeHtml(str(x))).join(' · ');
-        return `<section class="card"><div class="qr">${svg}</div><h2>${escapeHtml(str(r.name))}</h2><p>${escapeHtml(str(r.code))}${place ? ` · ${place}` : ''}</p><p class="hint">微信 / 企业微信 / 钉钉扫码听课</p></section>`;
+        return `<section class="card"><div class="qr">${svg}</div><h2>${escapeHtml(str(r.name))}</h2><p>${escapeHtml(str(r.code))}${place ? ` · ${place}` : ''}</p><p class="hint">微信 / 企业微信 / 钉钉扫码听课</p><p class="url">${escapeHtml(url)}</p></section>`;
       }),
     );
     const html = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>教室听课二维码</title><style>
 body{font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;margin:16px;color:#222}
 h1{font-size:18px;margin:0 0 12px}.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(60mm,1fr));gap:8mm}
 .card{border:1px dashed #999;padding:6mm;text-align:center;break-inside:avoid;page-break-inside:avoid}
-.qr svg{width:45mm;height:45mm}.card h2{font-size:20px;margin:4px 0}.card p{margin:2px 0;font-size:12px;color:#555}.hint{color:#888}
+.qr svg{width:45mm;height:45mm}.card h2{font-size:20px;margin:4px 0}.card p{margin:2px 0;font-size:12px;color:#555}.hint{color:#888}.url{font-size:9px;color:#aaa;word-break:break-all}
 @media print{body{margin:0}h1{display:none}.card{border-color:#ccc}}
 </style></head><body><h1>教室听课二维码（共 ${rooms.length} 间，打印后张贴在教室门口）</h1><div class="grid">${cards.join('')}</div></body></html>`;
     return reply
