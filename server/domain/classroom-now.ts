@@ -6,7 +6,7 @@ import type { ServerContext } from '../context.js';
 import type { DB } from '../db/index.js';
 import { hookContext, listRows } from '../crud/engine.js';
 import { BizError, ok } from '../http/envelope.js';
-import { currentTerm, type TermRow } from './base.js';
+import { applicableIndexSet, currentTerm, type TermRow } from './base.js';
 import { dateOf, sectionsText, weekdayOf, weekOf } from '../../shared/rules.js';
 
 /**
@@ -107,6 +107,13 @@ export async function lessonsOn(db: DB, userId: string, term: TermRow, date: str
   return out;
 }
 
+/** The index form of a lesson (as GET /supervisor/lectureRecord/form answers it): sent with the lesson, one round trip less on a phone. */
+async function indexFormOf(db: DB, courseTaskId: string) {
+  const k = await db.selectFrom('sup_course_task as k').leftJoin('sup_course as c', 'c.id', 'k.course_id').select('c.lesson_kind').where('k.id', '=', courseTaskId).executeTakeFirst();
+  const set = await applicableIndexSet(db, (k?.lesson_kind as string | null) ?? null);
+  return { id: set.id, name: set.name, fullScore: set.fullScore, gradeBands: set.bands, indexes: set.indexes, leafIds: set.leaves.map((l) => l.id) };
+}
+
 async function termNow(db: DB): Promise<TermRow> {
   const term = await currentTerm(db);
   if (!term) throw new BizError('尚未设置当前学期，无法确定今天的课程');
@@ -128,7 +135,8 @@ export async function registerClassroomNow(api: FastifyInstance, ctx: ServerCont
 
   /**
    * The lesson on now in a room (`room`), or one lesson of a date (`scheduleId` + `date`, from 今日听课):
-   * `{ room, date, time, week, current, today }` — `current` null with the room's lessons of today when none is on.
+   * `{ room, date, time, week, current, today, system }` — `current` null with the room's lessons of today when none
+   * is on; `system` the current lesson's index form (as /supervisor/lectureRecord/form).
    */
   api.get('/supervisor/lectureRecord/scan', { config: { auth: ADD } }, async (req) => {
     const p = q(req);
@@ -140,14 +148,16 @@ export async function registerClassroomNow(api: FastifyInstance, ctx: ServerCont
     if (p.scheduleId) {
       const [lesson] = await lessonsOn(ctx.db, user.id, term, date, at, { scheduleId: str(p.scheduleId) });
       if (!lesson) throw new BizError(`该课次在 ${date} 没有上课安排`);
-      return ok({ room: lesson.classroomId ? { id: lesson.classroomId, name: lesson.classroomName } : null, date, time: at, week: lesson.week, current: lesson, today: [lesson] });
+      const system = await indexFormOf(ctx.db, lesson.courseTaskId);
+      return ok({ room: lesson.classroomId ? { id: lesson.classroomId, name: lesson.classroomName } : null, date, time: at, week: lesson.week, current: lesson, today: [lesson], system });
     }
     const roomId = str(p.room);
     const room = roomId ? await ctx.db.selectFrom('sup_classroom').select(['id', 'name', 'code', 'building', 'campus']).where('id', '=', roomId).executeTakeFirst() : undefined;
     if (!room) throw new BizError('未找到该教室，请确认二维码是否有效');
     const today = await lessonsOn(ctx.db, user.id, term, date, at, { roomId });
     const current = today.find((l) => l.state === 'NOW') ?? null;
-    return ok({ room, date, time: at, week: weekOf(term.startDate, date), current, today });
+    const system = current ? await indexFormOf(ctx.db, current.courseTaskId) : null;
+    return ok({ room, date, time: at, week: weekOf(term.startDate, date), current, today, system });
   });
 
   /** 今日听课: today's lessons from the timetable, on now first, then those to come, then those over. */

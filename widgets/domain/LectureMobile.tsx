@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Input, Modal, Result, Spin, Tag } from 'antd';
 import type { AxiosRequestConfig } from 'axios';
 import { useAtomValue } from 'jotai';
@@ -35,6 +35,8 @@ interface ScanAnswer {
   week: number;
   current: LessonNow | null;
   today: LessonNow[];
+  /** The current lesson's index form. */
+  system?: IndexSystem | null;
 }
 /** What the phone form edits (and the draft keeps). */
 export interface MobileValues {
@@ -130,7 +132,7 @@ export function LectureMobile() {
   if (error) return <Result status="warning" title={error} extra={<Button onClick={() => navigate('/supervisor/lectureToday')}>查看今日听课</Button>} />;
   if (!scan) return <Spin className="lecture-mobile-spin" tip="正在读取课表…"><div style={{ height: 120 }} /></Spin>;
   if (!scan.current) return <NoLessonNow scan={scan} />;
-  return <Scoring key={`${scan.current.scheduleId}:${scan.current.lectureDate}`} lesson={scan.current} userId={user?.id ?? ''} />;
+  return <Scoring key={`${scan.current.scheduleId}:${scan.current.lectureDate}`} lesson={scan.current} given={scan.system ?? undefined} userId={user?.id ?? ''} />;
 }
 
 function LessonTimes({ l }: { l: LessonNow }) {
@@ -171,10 +173,44 @@ function NoLessonNow({ scan }: { scan: ScanAnswer }) {
   );
 }
 
-function Scoring({ lesson, userId }: { lesson: LessonNow; userId: string }) {
+type Leaf = IndexSystem['indexes'][number];
+
+/** One index: its name and maximum, the score box (number keypad; Enter → the next unscored one) and its problem. Redrawn only when its own score changes. */
+const ScoreItem = memo(function ScoreItem({ leaf: l, text, onEdit, register, onNext }: { leaf: Leaf; text: string; onEdit: (id: string, text: string) => void; register: (id: string, el: HTMLInputElement | null) => void; onNext: (id: string) => void }) {
+  const problem = scoreProblem(l, text.trim() === '' ? null : text);
+  return (
+    <div className={`lm-item${problem ? ' lm-item-error' : ''}`} data-testid="lm-item">
+      <div className="lm-item-text">
+        <div className="lm-item-name">{l.name}</div>
+        <div className="lm-item-max">满分 {l.maxScore}</div>
+        {problem && <div className="lm-item-problem">{problem.replace(`指标“${l.name}”的`, '')}</div>}
+      </div>
+      <input
+        ref={(el) => register(l.id, el)}
+        className="lm-score"
+        aria-label={`${l.name}得分`}
+        aria-invalid={!!problem}
+        inputMode="decimal"
+        enterKeyHint="next"
+        autoComplete="off"
+        placeholder={`0–${l.maxScore}`}
+        value={text}
+        onChange={(e) => onEdit(l.id, e.target.value.replace(/[^\d.]/g, ''))}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            onNext(l.id);
+          }
+        }}
+      />
+    </div>
+  );
+});
+
+function Scoring({ lesson, userId, given }: { lesson: LessonNow; userId: string; given?: IndexSystem }) {
   const navigate = useNavigate();
   const draftKey = `lecture:${userId}:${lesson.scheduleId}:${lesson.lectureDate}`;
-  const [system, setSystem] = useState<IndexSystem>();
+  const [system, setSystem] = useState<IndexSystem | undefined>(given);
   const [draft, setDraftState] = useState<LocalDraft<MobileValues>>();
   const draftRef = useRef<LocalDraft<MobileValues>>();
   const [sync, setSync] = useState<Sync>('local');
@@ -186,11 +222,25 @@ function Scoring({ lesson, userId }: { lesson: LessonNow; userId: string }) {
   const [submitting, setSubmitting] = useState(false);
   const inputs = useRef(new Map<string, HTMLInputElement>());
 
+  // The draft is written to storage right after the screen has updated (a keystroke paints first; a
+  // closed tab still runs the pending write), at most once per burst of changes.
+  const pendingWrite = useRef<ReturnType<typeof setTimeout>>();
   const setDraft = useCallback(
     (d: LocalDraft<MobileValues>) => {
       draftRef.current = d;
-      storeDraft(draftKey, d);
       setDraftState(d);
+      if (pendingWrite.current === undefined)
+        pendingWrite.current = setTimeout(() => {
+          pendingWrite.current = undefined;
+          if (draftRef.current) storeDraft(draftKey, draftRef.current);
+        }, 0);
+    },
+    [draftKey],
+  );
+  useEffect(
+    () => () => {
+      if (pendingWrite.current !== undefined && draftRef.current) storeDraft(draftKey, draftRef.current);
+      clearTimeout(pendingWrite.current);
     },
     [draftKey],
   );
@@ -199,7 +249,9 @@ function Scoring({ lesson, userId }: { lesson: LessonNow; userId: string }) {
   useEffect(() => {
     let live = true;
     const sysKey = `form:${lesson.courseTaskId}`;
-    void http
+    if (given) remember(sysKey, given);
+    else
+      void http
       .get<IndexSystem>('/supervisor/lectureRecord/form', { courseTaskId: lesson.courseTaskId }, quiet)
       .then((r) => live && (r.success ? setSystem(remember(sysKey, r.result)) : setSubmitError(r.message)))
       .catch(() => {
@@ -299,15 +351,27 @@ function Scoring({ lesson, userId }: { lesson: LessonNow; userId: string }) {
   }, [system, syncNow]);
 
   const timer = useRef<ReturnType<typeof setTimeout>>();
-  const edit = (patch: Partial<MobileValues>) => {
-    const d = draftRef.current;
-    if (!d) return;
-    setDraft(changed(d, { ...d.values, ...patch }));
-    setSync('local');
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => void syncNow(), SYNC_DELAY);
-  };
+  const syncRef = useRef(syncNow);
+  syncRef.current = syncNow;
+  const edit = useCallback(
+    (patch: Partial<MobileValues> | ((v: MobileValues) => Partial<MobileValues>)) => {
+      const d = draftRef.current;
+      if (!d) return;
+      setDraft(changed(d, { ...d.values, ...(typeof patch === 'function' ? patch(d.values) : patch) }));
+      setSync('local');
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => void syncRef.current(), SYNC_DELAY);
+    },
+    [setDraft],
+  );
   useEffect(() => () => clearTimeout(timer.current), []);
+  const editScore = useCallback((id: string, text: string) => edit((v) => ({ scores: { ...v.scores, [id]: text } })), [edit]);
+  const register = useCallback((id: string, el: HTMLInputElement | null) => {
+    if (el) inputs.current.set(id, el);
+    else inputs.current.delete(id);
+  }, []);
+  const focusNextRef = useRef<(from?: string) => void>(() => undefined);
+  const onNext = useCallback((id: string) => focusNextRef.current(id), []);
 
   const leaves = useMemo(() => (system ? system.indexes.filter((i) => system.leafIds.includes(i.id)) : []), [system]);
   const groups = useMemo(() => {
@@ -338,14 +402,14 @@ function Scoring({ lesson, userId }: { lesson: LessonNow; userId: string }) {
 
   const v = draft.values;
   const sum = mobileSummary(system, v.scores);
-  const focusNext = (from?: string) => {
+  const focusNext = (focusNextRef.current = (from?: string) => {
     const order = leaves.map((l) => l.id);
     const start = from ? order.indexOf(from) + 1 : 0;
     const nextId = [...order.slice(start), ...order.slice(0, start)].find((id) => !(v.scores[id] ?? '').trim()) ?? order[start];
     const el = nextId ? inputs.current.get(nextId) : undefined;
     el?.focus();
     el?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-  };
+  });
 
   async function submit() {
     setSubmitError(undefined);
@@ -436,39 +500,9 @@ function Scoring({ lesson, userId }: { lesson: LessonNow; userId: string }) {
       {groups.map(({ root, items }) => (
         <section key={root.id} className="lm-section">
           {items.length > 1 || items[0]?.id !== root.id ? <h3 className="lm-group">{root.name}</h3> : null}
-          {items.map((l) => {
-            const problem = scoreProblem(l, (v.scores[l.id] ?? '').trim() === '' ? null : v.scores[l.id]);
-            return (
-              <div key={l.id} className={`lm-item${problem ? ' lm-item-error' : ''}`} data-testid="lm-item">
-                <div className="lm-item-text">
-                  <div className="lm-item-name">{l.name}</div>
-                  <div className="lm-item-max">满分 {l.maxScore}</div>
-                  {problem && <div className="lm-item-problem">{problem.replace(`指标“${l.name}”的`, '')}</div>}
-                </div>
-                <input
-                  ref={(el) => {
-                    if (el) inputs.current.set(l.id, el);
-                    else inputs.current.delete(l.id);
-                  }}
-                  className="lm-score"
-                  aria-label={`${l.name}得分`}
-                  aria-invalid={!!problem}
-                  inputMode="decimal"
-                  enterKeyHint="next"
-                  autoComplete="off"
-                  placeholder={`0–${l.maxScore}`}
-                  value={v.scores[l.id] ?? ''}
-                  onChange={(e) => edit({ scores: { ...v.scores, [l.id]: e.target.value.replace(/[^\d.]/g, '') } })}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter') {
-                      e.preventDefault();
-                      focusNext(l.id);
-                    }
-                  }}
-                />
-              </div>
-            );
-          })}
+          {items.map((l) => (
+            <ScoreItem key={l.id} leaf={l} text={v.scores[l.id] ?? ''} onEdit={editScore} register={register} onNext={onNext} />
+          ))}
         </section>
       ))}
 
