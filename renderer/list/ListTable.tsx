@@ -96,12 +96,23 @@ export function ListTable({ ctl }: { ctl: ListController }) {
   }, [schema, hidden, sort, dicts, rowActions, shownActions, actionWidth, cond, run]);
 
   const phone = useIsPhone();
-  if (phone && schema.phoneView === 'cards' && !tree)
+  const cards = phone && schema.phoneView === 'cards' && !tree;
+  // A card wraps its text instead of cutting it: the columns without their ellipsis.
+  const cardColumns = useMemo<DataColumn[]>(
+    () =>
+      cards
+        ? (schema.columns ?? [])
+            .filter((c) => !c.hidden && !hidden.includes(c.dataIndex))
+            .map((c) => ({ key: c.dataIndex, dataIndex: c.dataIndex, title: c.title, render: renderCell({ ...c, ellipsis: false }, dicts) }))
+        : [],
+    [cards, schema, hidden, dicts],
+  );
+  if (cards)
     return (
       <ListQueryContext.Provider value={ctl.listParams}>
         <ListCards
           rowKey={ctl.rowKey}
-          columns={columns}
+          columns={cardColumns}
           rows={rows}
           loading={ctl.loading}
           actions={rowActions.length ? (r) => <RowActions actions={shownActions(r)} record={r} cond={cond} run={run} /> : undefined}

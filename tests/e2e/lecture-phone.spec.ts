@@ -142,7 +142,10 @@ test('phone: scan a classroom code, score, lose the network, reopen the tab, com
     await expect(page.getByLabel('优点')).toHaveValue('板书清楚，互动充分');
     await expect(page.getByLabel('实到人数')).toHaveValue('42');
     const last = leaves[leaves.length - 1]!;
-    await box(page, last).fill(String(scoreOf(last, leaves.length - 1)));
+    // One-handed: 下一项 in the bar goes to the index still unscored; the keypad types there.
+    await page.getByTestId('score-bar').getByRole('button', { name: '下一项' }).click();
+    await expect(box(page, last)).toBeFocused();
+    await page.keyboard.type(String(scoreOf(last, leaves.length - 1)));
     await expect(page.getByTestId('score-total')).toHaveText(String(total(leaves.length)));
     await expect(page.getByTestId('score-grade')).toBeVisible();
     await expectFitsPhone(page, '扫码听课（离线重开）');
@@ -172,7 +175,43 @@ test('phone: scan a classroom code, score, lose the network, reopen the tab, com
     await expect(page.locator('.ant-table-row, .ant-list-item, [data-testid="list-card"]').first()).toBeVisible({ timeout: 20_000 });
     await expectFitsPhone(page, '今日听课');
     await page.screenshot({ path: `${SHOTS}/phone-7-today.png` });
+    // 我的听课记录 as cards: the new record, its 详情 drawer fills the phone.
+    await page.goto('/supervisor/lectureRecord');
+    const card = page.getByTestId('list-card').filter({ hasText: recs[0]!.recordNo });
+    await expect(card).toBeVisible({ timeout: 20_000 });
+    await expectFitsPhone(page, '听课记录');
+    await page.screenshot({ path: `${SHOTS}/phone-8-records.png` });
   } finally {
     await ctx.close();
+  }
+
+  // ---- the observed teacher, on a phone: the notice, the record, 确认 ----
+  const rec = (await sup.get(`/supervisor/lectureRecord/list?listenerId=${sup.userId}&courseTaskId=${task!.id}&lectureDate=${date}`)).records[0] as Row;
+  const teacher = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', reducedMotion: 'reduce' });
+  try {
+    const tp = await teacher.newPage();
+    const username = ((await admin.get(`/sys/user/queryById?id=${rec.teacherId}`)) as Row).username as string;
+    expect(username).toBeTruthy();
+    await tp.goto('/user/login');
+    await submitLogin(tp, username);
+    await confirmLoginChoices(tp);
+    await expect(tp.locator('.basic-layout')).toBeVisible({ timeout: 20_000 });
+    await tp.goto('/isps/userAnnouncement');
+    await expect(tp.getByTestId('list-card').filter({ hasText: rec.courseName }).first()).toBeVisible({ timeout: 20_000 });
+    await expectFitsPhone(tp, '我的消息');
+    await tp.screenshot({ path: `${SHOTS}/phone-9-teacher-notices.png` });
+    await tp.goto('/supervisor/lectureRecord');
+    const mineCard = tp.getByTestId('list-card').filter({ hasText: rec.recordNo });
+    await expect(mineCard).toBeVisible({ timeout: 20_000 });
+    await expectFitsPhone(tp, '听课记录（教师）');
+    await mineCard.getByText('详情', { exact: true }).click();
+    const drawer = tp.locator('.ant-drawer-content:visible');
+    await expect(drawer).toContainText(rec.recordNo);
+    await expect(drawer.locator('.schema-descriptions').first()).toContainText(rec.teacherName, { timeout: 20_000 });
+    await expect(drawer.locator('.schema-record-table')).toBeVisible();
+    await expectFitsPhone(tp, '听课记录详情（教师）');
+    await tp.screenshot({ path: `${SHOTS}/phone-10-teacher-detail.png` });
+  } finally {
+    await teacher.close();
   }
 });

@@ -403,7 +403,7 @@ function Scoring({ lesson, userId, given }: { lesson: LessonNow; userId: string;
   const v = draft.values;
   const sum = mobileSummary(system, v.scores);
   const focusNext = (focusNextRef.current = (from?: string) => {
-    const order = leaves.map((l) => l.id);
+    const order = groups.flatMap((g) => g.items.map((l) => l.id)); // as shown
     const start = from ? order.indexOf(from) + 1 : 0;
     const nextId = [...order.slice(start), ...order.slice(0, start)].find((id) => !(v.scores[id] ?? '').trim()) ?? order[start];
     const el = nextId ? inputs.current.get(nextId) : undefined;
