@@ -7,6 +7,7 @@ import './app.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { registerOfflineShell } from '@core/offline/shell';
 
 // A transition: the first render (the whole layout and page, ~0.2 s) yields, so the page's early
 // requests (core/session/prefetch.ts) go out as soon as their answers come in, not after it.
@@ -21,3 +22,6 @@ const render = () =>
 // A signed-in visit renders once its main layout and renderer are there (app/boot.ts); index.html shows a spinner meanwhile.
 if (layoutAtBoot) void layoutAtBoot.then(render);
 else render();
+
+// The offline shell: a phone can reopen the observation form without network (core/offline/shell.ts).
+registerOfflineShell();

@@ -120,6 +120,8 @@ export interface ActionSchema extends FormActionProps, PickActionProps, TreeAssi
   widgetProps?: Record<string, unknown>;
   title?: string;
   width?: number;
+  /** export: the downloaded file's name (default `<exportName ?? title>.xlsx`), e.g. a printable `.html` sheet. */
+  fileName?: string;
   // ---- composition (issue 26) ----
   /** page: the page schema drawn in a drawer for the row (a region; `title` may hold `{field}` placeholders). */
   page?: string;
@@ -146,6 +148,8 @@ export interface PageSchema {
   /** Prefix of the action permission codes ("demo:customer"). */
   permission?: string;
   rowKey?: string;
+  /** list: `cards` draws one card per row on a phone (< 576 px) instead of the table. */
+  phoneView?: 'table' | 'cards';
   columns?: ColumnSchema[];
   query?: { fields: QueryFieldSchema[]; visibleCount?: number };
   form?: FormSchema;

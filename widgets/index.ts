@@ -70,7 +70,9 @@ export { getWidget, allWidgets, registerWidget } from './registry';
 WIDGETS.LessonPicker = [() => import('./domain/LessonPicker'), 'LessonPicker'];
 WIDGETS.IndexScoreForm = [() => import('./domain/IndexScoreForm'), 'IndexScoreForm'];
 WIDGETS.IndexTreeEditor = [() => import('./domain/IndexTreeEditor'), 'IndexTreeEditor'];
-for (const n of ['LessonPicker', 'IndexScoreForm', 'IndexTreeEditor']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
+// The phone observation form (扫码听课, issue 30): lesson on now, index-by-index scoring, offline draft.
+WIDGETS.LectureMobile = [() => import('./domain/LectureMobile'), 'LectureMobile'];
+for (const n of ['LessonPicker', 'IndexScoreForm', 'IndexTreeEditor', 'LectureMobile']) registerWidget(n, lazyWidget(WIDGETS[n]![0], n));
 
 // System administration (widgets/admin): user role/department fields, menu parent and icon.
 WIDGETS.UserRoleSelect = [() => import('./admin/UserRelations'), 'UserRoleSelect'];

@@ -79,6 +79,8 @@ export function installHttpErrorHandling() {
       const body = await bodyOf(err.response?.data);
       const msg = body?.message;
       const notify = (description: string) => whenFeedback(() => feedback.notification.error({ message: '系统提示', description }));
+      // A caller that handles an unreachable network itself (an offline draft's sync) asks for no popup.
+      if (!status && (err.config as { quiet?: boolean } | undefined)?.quiet) return Promise.reject(err);
       if (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT' || status === 504) notify('网络超时');
       else if (status === 401 || (status === 500 && tokenExpiredMsg(msg))) {
         if (hasToken) showTokenExpired();

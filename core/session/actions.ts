@@ -3,6 +3,7 @@ import { getDefaultStore } from 'jotai';
 import { http, type Envelope } from '@core/http/client';
 import { prefetchRoutes } from '@core/menu';
 import { clearPrefetch, onMenu, takeEarly, warmPage } from '@core/session/prefetch';
+import { clearOfflineCache } from '@core/offline/shell';
 import {
   allAuthAtom, authAtom, dictAtom, menuAtom, tenantAtom, tokenAtom, userInfoAtom,
   type AuthEntry, type DictItems, type MenuNode, type UserInfo,
@@ -75,6 +76,7 @@ export function clearSession() {
   store.set(allAuthAtom, []);
   store.set(menuAtom, null);
   clearPrefetch();
+  clearOfflineCache();
 }
 
 export interface PermissionResult {

@@ -10,7 +10,7 @@ registerAction('export', async (a, ctx) => {
     return;
   }
   try {
-    await http.download(url, { ...ctx.listParams(), ...(ctx.selected.length ? { selections: ctx.selected.join(',') } : {}) }, `${ctx.schema.exportName ?? ctx.schema.title}.xlsx`);
+    await http.download(url, { ...ctx.listParams(), ...(ctx.selected.length ? { selections: ctx.selected.join(',') } : {}) }, a.fileName ?? `${ctx.schema.exportName ?? ctx.schema.title}.xlsx`);
   } catch (err) {
     ctx.message.warning((err as Error).message || '文件下载失败');
   }

@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { dictText, type DictOption } from '@core/dict';
 import { ListQueryContext } from '@core/listQuery';
 import { LazyTooltip } from '@core/ui/LazyOverlay';
@@ -7,6 +7,7 @@ import { getWidget } from '@widgets/registry';
 import { DataTable, declaredWidth, type DataColumn, type DataTableProps } from '../DataTable';
 import type { Row } from '../registry';
 import { actionColumnWidth, RowActions } from './RowActions';
+import { ListCards } from './ListCards';
 import type { ListController, ShownAction } from './useListController';
 
 const DEFAULT_ELLIPSIS = 25;
@@ -42,6 +43,15 @@ function listPagination(ctl: ListController): DataTableProps['pagination'] {
     ? { pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal }
     : { current, pageSize, total, pageSizeOptions: pageSizes.map(String), showQuickJumper: true, showSizeChanger: true, showTotal, onChange: onPage };
 }
+
+const PHONE = '(max-width: 575.98px)';
+const subscribePhone = (fn: () => void) => {
+  const m = window.matchMedia?.(PHONE);
+  m?.addEventListener('change', fn);
+  return () => m?.removeEventListener('change', fn);
+};
+/** Whether the window is phone-wide (antd's xs). */
+export const useIsPhone = () => useSyncExternalStore(subscribePhone, () => !!window.matchMedia?.(PHONE).matches, () => false);
 
 /** The list's table: the schema's columns (less those hidden), the row actions' column, selection, tree rows and the pager. */
 export function ListTable({ ctl }: { ctl: ListController }) {
@@ -85,6 +95,34 @@ export function ListTable({ ctl }: { ctl: ListController }) {
     return cols;
   }, [schema, hidden, sort, dicts, rowActions, shownActions, actionWidth, cond, run]);
 
+  const phone = useIsPhone();
+  const cards = phone && schema.phoneView === 'cards' && !tree;
+  // A card wraps its text instead of cutting it: the columns without their ellipsis.
+  const cardColumns = useMemo<DataColumn[]>(
+    () =>
+      cards
+        ? (schema.columns ?? [])
+            .filter((c) => !c.hidden && !hidden.includes(c.dataIndex))
+            .map((c) => ({ key: c.dataIndex, dataIndex: c.dataIndex, title: c.title, render: renderCell({ ...c, ellipsis: false }, dicts) }))
+        : [],
+    [cards, schema, hidden, dicts],
+  );
+  if (cards)
+    return (
+      <ListQueryContext.Provider value={ctl.listParams}>
+        <ListCards
+          rowKey={ctl.rowKey}
+          columns={cardColumns}
+          rows={rows}
+          loading={ctl.loading}
+          actions={rowActions.length ? (r) => <RowActions actions={shownActions(r)} record={r} cond={cond} run={run} /> : undefined}
+          current={ctl.current}
+          pageSize={ctl.pageSize}
+          total={ctl.total}
+          onPage={ctl.onPage}
+        />
+      </ListQueryContext.Provider>
+    );
   return (
     <ListQueryContext.Provider value={ctl.listParams}>
       <DataTable

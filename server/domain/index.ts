@@ -8,6 +8,7 @@ import { registerDashboard } from './dashboard.js';
 import { registerTimetableImport } from './import.js';
 import { registerAuditHooks } from './audit.js';
 import { registerLab } from './lab.js';
+import { registerClassroomNow } from './classroom-now.js';
 
 
 /** The lecture-observation domain: term setup, timetable, index systems, records, statistics, improvement. */
@@ -20,5 +21,6 @@ export async function registerDomain(api: FastifyInstance, ctx: ServerContext) {
   await registerTimetableImport(api, ctx);
   registerAuditHooks();
   await registerLab(api, ctx);
+  await registerClassroomNow(api, ctx);
 
 }

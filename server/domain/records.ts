@@ -40,6 +40,7 @@ async function lessonFacts(db: DB, row: Row) {
 
 async function beforeSave(h: HookContext, row: Row, mode: 'add' | 'edit', old: Row | undefined, input: Row) {
   const u = h.user;
+  if (mode === 'edit') delete row.clientKey; // fixed when the record is created
   if (mode === 'edit') {
     if (old!.listenerId !== u.id) throw new BizError('只能修改自己的听课记录');
     if (!EDITABLE.includes(str(old!.status))) throw new BizError('听课记录已提交，不能修改');
@@ -276,10 +277,37 @@ export async function registerLectureRecords(api: FastifyInstance, ctx: ServerCo
   api.get('/supervisor/indexScore/list', { config: { auth: 'supervisor:indexScore:list' } }, async (req) => ok(await listRows(hookContext(ctx, req, 'sup_index_score'), q(req))));
   api.get(`/supervisor/lectureRecord/list`, { config: { auth: `${P}:list` } }, async (req) => ok(await listRows(h(req), q(req))));
   api.get(`/supervisor/lectureRecord/queryById`, { config: { auth: [`${P}:queryById`, `${P}:list`] } }, async (req) => ok(await visible(ctx, req, q(req).id)));
+  /**
+   * A record saved again with the same client key (an offline draft synced twice, or a retry after a
+   * lost answer) is the same record: the second add edits it (a draft) or answers it (already submitted).
+   */
+  const byClientKey = (req: FastifyRequest, key: string) =>
+    ctx.db.selectFrom(E).select(['id', 'status']).where('listener_id', '=', req.user!.id).where('client_key', '=', key).executeTakeFirst();
   api.post(`/supervisor/lectureRecord/add`, { config: { auth: `${P}:add` } }, async (req) => {
-    const saved = await saveRow(h(req), body(req), 'add');
-    await flushPushes(req);
-    return ok(saved, saved.status === 'SUBMITTED' ? '提交成功！' : '添加成功！');
+    const b = body(req);
+    const key = typeof b.clientKey === 'string' && b.clientKey ? b.clientKey : undefined;
+    const again = async () => {
+      const prev = key ? await byClientKey(req, key) : undefined;
+      if (!prev) return undefined;
+      if (!EDITABLE.includes(str(prev.status))) return ok(await visible(ctx, req, prev.id), '该听课记录已提交');
+      const rest = { ...b };
+      delete rest.clientKey;
+      const saved = await saveRow(h(req), { ...rest, id: prev.id }, 'edit');
+      await flushPushes(req);
+      return ok(saved, saved.status === 'SUBMITTED' ? '提交成功！' : '保存成功！');
+    };
+    const first = await again();
+    if (first) return first;
+    try {
+      const saved = await saveRow(h(req), b, 'add');
+      await flushPushes(req);
+      return ok(saved, saved.status === 'SUBMITTED' ? '提交成功！' : '添加成功！');
+    } catch (e) {
+      // Two saves of one key at once: the unique (listener, client key) index let one in; this one edits it.
+      const late = await again();
+      if (late) return late;
+      throw e;
+    }
   });
   for (const m of ['put', 'post'] as const)
     api[m](`/supervisor/lectureRecord/edit`, { config: { auth: `${P}:edit` } }, async (req) => {

@@ -117,3 +117,25 @@ export async function asUser(browser: Browser, user: string, fn: (page: Page) =>
     await ctx.close();
   }
 }
+
+/**
+ * The phone check of a screen (issue 30): no horizontal scrolling (the document is no wider than the
+ * screen) and no clipped label — among labels, buttons, headings, tags, tabs, menu entries and dialog
+ * titles that are shown, none whose content is wider than its box. `what` names the screen in the failure.
+ */
+export async function expectFitsPhone(page: Page, what: string) {
+  const r = await page.evaluate(() => {
+    const se = document.scrollingElement as HTMLElement;
+    const selector =
+      'label, button, h1, h2, h3, h4, .ant-btn, .ant-form-item-label, .ant-formily-item-label-content, .ant-tag, .ant-tabs-tab, .ant-menu-title-content, .ant-card-head-title, .ant-modal-title, .ant-drawer-title, .ant-result-title, .ant-descriptions-item-label';
+    const clipped: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+      const box = el.getBoundingClientRect();
+      if (!box.width || !box.height || getComputedStyle(el).visibility === 'hidden') continue;
+      if (el.scrollWidth > el.clientWidth + 1) clipped.push(`${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 2).join('.')} “${(el.textContent ?? '').trim().slice(0, 30)}” ${el.scrollWidth}>${el.clientWidth}`);
+    }
+    return { scrollWidth: se.scrollWidth, clientWidth: se.clientWidth, clipped };
+  });
+  expect(r.scrollWidth, `${what}: the page scrolls sideways (${r.scrollWidth} > ${r.clientWidth})`).toBeLessThanOrEqual(r.clientWidth);
+  expect(r.clipped, `${what}: clipped labels`).toEqual([]);
+}

@@ -53,6 +53,10 @@ export const MENU_TREE: MenuSeed[] = [
   {
     name: '督导管理', url: '/supervisor', component: RV, icon: 'audit',
     children: [
+      // Today's lessons from the timetable, each opened on a phone to score (issue 30).
+      { name: '今日听课', url: '/supervisor/lectureToday', component: 'supervisor/LectureToday', icon: 'schedule' },
+      // A classroom's QR code opens /lecture/scan?room=<id>: the lesson on now there, ready to score on a phone.
+      { name: '扫码听课', url: '/lecture/scan', component: 'lecture/Scan', hidden: true },
       list('学期管理', '/supervisor/term', 'supervisor/TermList', 'supervisor:term', { buttons: [['setCurrent', '设为当前学期']] }),
       list('作息时间', '/supervisor/sectionTime', 'supervisor/SectionTimeList', 'supervisor:sectionTime'),
       list('教室管理', '/supervisor/classroom', 'supervisor/ClassroomList', 'supervisor:classroom'),
@@ -240,7 +244,7 @@ export const ROLES: RoleSeed[] = [
     grants: [
       HOME, ACCOUNT,
       { menus: [...BASE_DATA, '/supervisor/index', '/supervisor/indexScore', '/supervisor/requireTask', '/timetable/schedule'], buttons: READ },
-      { menus: ['/supervisor/lectureRecord'], buttons: '*' },
+      { menus: ['/supervisor/lectureRecord', '/supervisor/lectureToday', '/lecture/scan'], buttons: '*' },
       { menus: ['/statistics/*'], buttons: '*' },
       { menus: ['/improvement/task'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'issue', 'verify', 'cancel'] },
       { menus: ['/improvement/subtask'], buttons: ['queryById', 'verify', 'exportXls'] },
@@ -253,6 +257,7 @@ export const ROLES: RoleSeed[] = [
       HOME, ACCOUNT,
       { menus: ['/statistics/*'], buttons: '*' },
       { menus: ['/supervisor/lectureRecord'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'submit', 'confirm', 'viewDepart'] },
+      { menus: ['/supervisor/lectureToday', '/lecture/scan'], buttons: '*' },
       { menus: ['/improvement/task'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'issue', 'submitVerify', 'verify', 'cancel'] },
       { menus: ['/improvement/subtask'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'verify'] },
       { menus: ['/audit/*'], buttons: READ },
@@ -268,6 +273,7 @@ export const ROLES: RoleSeed[] = [
       { menus: UNIVERSITY_DATA, buttons: READ },
       { menus: ['/timetable/*'], buttons: '*' },
       { menus: ['/supervisor/lectureRecord'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'importExcel', 'submit', 'return', 'confirm', 'viewDepart'] },
+      { menus: ['/supervisor/lectureToday', '/lecture/scan'], buttons: '*' },
       { menus: ['/statistics/*'], buttons: '*' },
       { menus: ['/improvement/*'], buttons: '*' },
       ...LAB_BOOKING,
