@@ -258,8 +258,8 @@ export default function PageDesigner(_props: PageKindProps) {
       {info?.live?.saved && info.live.problems.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 12 }} message="本地版本不符合当前的页面规范，页面正在使用出厂配置" />}
       {draft && (
         <Row gutter={12}>
-          <Col xs={24} xl={12}>
-            <Card size="small" title="编辑">
+          <Col xs={24} xl={10}>
+            <Card size="small" title="编辑" style={{ marginBottom: 12 }}>
               {problems.length > 0 ? (
                 <Alert
                   type="error"
@@ -293,7 +293,7 @@ export default function PageDesigner(_props: PageKindProps) {
               />
             </Card>
           </Col>
-          <Col xs={24} xl={12}>
+          <Col xs={24} xl={14}>
             <Card size="small" title={`预览：${String(d.title ?? '')}`} className="design-preview" styles={{ body: { padding: 8, overflow: 'auto' } }}>
               {preview && id ? <SchemaPage key={preview.n} pageId={id} schema={preview.schema as PageSchema} embedded /> : <Empty />}
             </Card>
@@ -311,10 +311,11 @@ export default function PageDesigner(_props: PageKindProps) {
           size="small"
           rowKey="version"
           pagination={false}
+          scroll={{ x: 580 }}
           dataSource={info?.versions ?? []}
           columns={[
             { title: '版本', dataIndex: 'version', width: 60, render: (v: number, r) => (r === info?.versions[0] ? <Tag color="blue">v{v} 当前</Tag> : `v${v}`) },
-            { title: '说明', dataIndex: 'note', render: (v: string, r) => v || (r.saved ? '' : '出厂配置') },
+            { title: '说明', dataIndex: 'note', width: 150, render: (v: string, r) => v || (r.saved ? '' : '出厂配置') },
             { title: '保存人', dataIndex: 'createBy', width: 80 },
             { title: '时间', dataIndex: 'createTime', width: 160 },
             {
