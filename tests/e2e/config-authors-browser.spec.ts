@@ -1,4 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/template-db.js';
 import { login } from './helpers';
 
 /**
@@ -7,6 +10,17 @@ import { login } from './helpers';
  * invalid schema is refused with its JSON path.
  */
 const LIST = '/supervisor/lectureRecord';
+
+// docs/config-authors.md's browser section is the script: every label this test uses is written there.
+const doc = readFileSync(join(ROOT, 'docs/config-authors.md'), 'utf8');
+const browserPath = doc.slice(doc.indexOf('## In the browser'), doc.indexOf('## As files on the server'));
+const USED = ['在线开发 / 页面设计', '/online/design', '选择页面', 'supervisor/LectureRecordList', '列表列', '查询条件', '添加查询条件', '展开', 'JSON', '配置有效', '页面配置有误', '/columns/1/title：must be string', '预览', '版本说明', '保存', '版本', '对比出厂配置', '恢复出厂配置', '出厂配置已更新', 'design:page:list'];
+
+test('docs/config-authors.md describes the browser path first, with the labels used here', () => {
+  expect(doc.indexOf('## In the browser')).toBeGreaterThan(0);
+  expect(doc.indexOf('## In the browser')).toBeLessThan(doc.indexOf('## 1. The table'));
+  for (const label of USED) expect(browserPath, label).toContain(label);
+});
 
 async function openDesigner(page: Page, pageId: string) {
   await page.goto('/online/design');
