@@ -12,6 +12,7 @@ import { syncEntities } from '../crud/sync.js';
 import { handleImport, sendExport } from '../crud/routes.js';
 import { allDictItems, type DictModel } from '../sys/dict-service.js';
 import { newId } from '../util.js';
+import { syncPlan } from './cgform-plan.js';
 
 type Q = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
@@ -130,6 +131,20 @@ const FIELD_KEYS = [
   'dictField', 'dictTable', 'dictText', 'isShowForm', 'isShowList', 'isQuery', 'queryMode', 'sortFlag', 'isReadOnly', 'orderNum',
 ] as const;
 
+const HEAD_KEYS = ['tableName', 'tableTxt', 'tableType', 'isTree', 'treeParentIdField', 'treeFieldname', 'isCheckbox', 'isPage', 'queryMode', 'formCategory', 'description'] as const;
+const wireRow = (r: Record<string, unknown>): Row => Object.fromEntries(Object.entries(r).map(([k, v]) => [camel(k), v]));
+/** A definition's head without ids, audit fields or sync state (what export, copy and versions keep). */
+const definitionHead = (h: Row): Row => Object.fromEntries(HEAD_KEYS.filter((k) => h[k] !== undefined && h[k] !== null).map((k) => [k, h[k]]));
+const definitionField = (f: Row): Row => Object.fromEntries(FIELD_KEYS.filter((k) => f[k] !== undefined && f[k] !== null).map((k) => [k, f[k]]));
+
+async function storeVersion(db: DB, req: FastifyRequest, headId: string, definition: { head: Row; fields: Row[] }, note: string): Promise<void> {
+  const top = await db.selectFrom('onl_cgform_version').select((eb) => eb.fn.max('version').as('m')).where('cgform_head_id', '=', headId).executeTakeFirst();
+  await db
+    .insertInto('onl_cgform_version')
+    .values({ id: newId(), cgform_head_id: headId, version: Number(top?.m ?? 0) + 1, definition: JSON.stringify(definition), note: note.slice(0, 200), create_by: req.user?.username ?? null, create_time: new Date() })
+    .execute();
+}
+
 export async function registerOnlineForms(api: FastifyInstance, ctx: ServerContext): Promise<void> {
   const headEntity = () => ctx.entities.get('onl_cgform_head');
   const fieldEntity = () => ctx.entities.get('onl_cgform_field');
@@ -141,8 +156,8 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
   }, 'online');
 
   /** Saves head + fields (replacing the field list) after checking the resulting table definition. */
-  const saveAll = async (req: FastifyRequest, mode: 'add' | 'edit') => {
-    const body = (req.body ?? {}) as { head?: Row; fields?: Row[] };
+  const saveAll = async (req: FastifyRequest, mode: 'add' | 'edit', raw: unknown = req.body, note = '') => {
+    const body = (raw ?? {}) as { head?: Row; fields?: Row[] };
     if (!body.head || typeof body.head !== 'object' || !Array.isArray(body.fields)) throw new BizError('请求内容应为 {head, fields}');
     if (!body.fields.length) throw new BizError('请至少定义一个字段');
     if (body.fields.length > 200) throw new BizError('字段最多200个');
@@ -183,11 +198,47 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
         const cols = Object.fromEntries(Object.entries(row).map(([k, v]) => [columnOf(allFields(fieldEntity()).find((x) => x.name === k)!), v]));
         await trx.insertInto('onl_cgform_field').values({ ...cols, id: newId() }).execute();
       }
+      // Every saved definition is a version (GET …/versions/:headId, POST …/rollback/:headId/:version).
+      const saved = await trx.selectFrom('onl_cgform_head').selectAll().where('id', '=', headId).executeTakeFirstOrThrow();
+      await storeVersion(trx, req, headId, { head: definitionHead(wireRow(saved)), fields }, note);
       return ok(mode === 'add' ? headId : '编辑成功!', mode === 'add' ? '添加成功！' : '编辑成功!');
     });
   };
 
   api.post('/online/cgform/api/addAll', { config: { auth: 'online:cgform:add' } }, (req) => saveAll(req, 'add'));
+
+  // The database change in words before 同步数据库 applies it (additive only; server/online/cgform-plan.ts).
+  api.get('/online/cgform/api/syncPlan/:code', { config: { auth: 'online:cgform:sync' } }, async (req) => {
+    const { entity } = await loadForm(ctx, (req.params as { code: string }).code);
+    checkFormEntity(ctx, entity);
+    return ok(await syncPlan(ctx.db, entity));
+  });
+
+  // Versions of a definition, rollback, export / import as JSON, copy.
+  api.get('/online/cgform/api/versions/:headId', { config: { auth: 'online:cgform:list' } }, async (req) => {
+    const { head } = await loadForm(ctx, (req.params as { headId: string }).headId);
+    const rows = await ctx.db.selectFrom('onl_cgform_version').select(['version', 'note', 'create_by', 'create_time', 'definition']).where('cgform_head_id', '=', head.id).orderBy('version', 'desc').execute();
+    return ok(rows.map((r) => ({ version: Number(r.version), note: r.note ?? '', createBy: r.create_by, createTime: r.create_time, definition: JSON.parse(String(r.definition)) })));
+  });
+  api.post('/online/cgform/api/rollback/:headId/:version', { config: { auth: 'online:cgform:edit' } }, async (req) => {
+    const { headId, version } = req.params as { headId: string; version: string };
+    const { head } = await loadForm(ctx, headId);
+    const row = await ctx.db.selectFrom('onl_cgform_version').select(['definition']).where('cgform_head_id', '=', head.id).where('version', '=', Number(version) || 0).executeTakeFirst();
+    if (!row) throw new BizError('版本不存在');
+    const def = JSON.parse(String(row.definition)) as { head: Row; fields: Row[] };
+    await saveAll(req, 'edit', { head: { ...def.head, id: head.id, tableName: head.tableName }, fields: def.fields }, `回滚到版本 ${version}`);
+    return ok(null, `已回滚到版本 ${version}，请同步数据库`);
+  });
+  api.get('/online/cgform/api/exportDefinition/:code', { config: { auth: 'online:cgform:list' } }, async (req) => {
+    const { head, fields } = await loadForm(ctx, (req.params as { code: string }).code);
+    return ok({ head: definitionHead(head), fields: fields.map(definitionField) });
+  });
+  api.post('/online/cgform/api/importDefinition', { config: { auth: 'online:cgform:add' } }, (req) => saveAll(req, 'add', req.body, '导入'));
+  api.post('/online/cgform/api/copy/:code', { config: { auth: 'online:cgform:add' } }, async (req) => {
+    const { head, fields } = await loadForm(ctx, (req.params as { code: string }).code);
+    const to = (req.body ?? {}) as { tableName?: unknown; tableTxt?: unknown };
+    return saveAll(req, 'add', { head: { ...definitionHead(head), tableName: str(to.tableName), tableTxt: str(to.tableTxt) || `${head.tableTxt}（复制）` }, fields: fields.map(definitionField) }, `复制自 ${head.tableName}`);
+  });
   api.put('/online/cgform/api/editAll', { config: { auth: 'online:cgform:edit' } }, (req) => saveAll(req, 'edit'));
 
   api.get('/online/cgform/field/listByHeadId', { config: { auth: 'online:cgform:list' } }, async (req) => {
