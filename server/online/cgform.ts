@@ -145,11 +145,52 @@ async function storeVersion(db: DB, req: FastifyRequest, headId: string, definit
     .execute();
 }
 
+const ONLINE_LIST = 'modules/online/cgform/auto/OnlCgformAutoList';
+const FORM_BUTTONS: Array<[string, string]> = [['add', '添加'], ['edit', '编辑'], ['delete', '删除'], ['exportXls', '导出'], ['importExcel', '导入']];
+
+/**
+ * The synced form's menu entry (under 在线开发, url /online/cgformList/<table>) with its buttons — the
+ * permission codes its routes check (online:cgform:<op>) — granted to the roles of the author and to the
+ * admin role. Created once; an administrator may move, rename or re-grant it in 菜单管理 / 角色管理.
+ */
+async function ensureFormMenu(ctx: ServerContext, req: FastifyRequest, head: FormHead): Promise<void> {
+  const url = `/online/cgformList/${head.tableName}`;
+  const db = ctx.db;
+  if (await db.selectFrom('sys_permission').select('id').where('url', '=', url).where('del_flag', '=', 0).executeTakeFirst()) return;
+  const parent = await db.selectFrom('sys_permission').select('id').where('url', '=', '/online').where('del_flag', '=', 0).executeTakeFirst();
+  const now = new Date();
+  const base = { del_flag: 0, status: '1', perms_type: '1', rule_flag: 0, internal_or_external: false, create_by: req.user?.username ?? 'system', create_time: now, always_show: false, hidden: false, keep_alive: false, hide_tab: false };
+  const menuId = newId();
+  const rows = [
+    { ...base, id: menuId, parent_id: parent?.id ?? null, name: str(head.tableTxt) || str(head.tableName), url, component: ONLINE_LIST, menu_type: parent ? 1 : 0, perms: 'online:cgform:list', sort_no: 50, is_route: true, is_leaf: false },
+    ...FORM_BUTTONS.map(([op, name], i) => ({ ...base, id: newId(), parent_id: menuId, name, url: '', component: null, menu_type: 2, perms: `online:cgform:${op}`, sort_no: i + 1, is_route: false, is_leaf: true })),
+  ];
+  await db.insertInto('sys_permission').values(rows).execute();
+  const roles = await db.selectFrom('sys_role').select('id').where('role_code', 'in', [...new Set(['admin', ...(req.user?.roleCodes ?? [])])]).execute();
+  const grants = roles.flatMap((r) => [...rows.map((x) => x.id), ...(parent ? [parent.id] : [])].map((pid) => ({ id: newId(), role_id: r.id, permission_id: pid, operate_date: now })));
+  if (grants.length) await db.insertInto('sys_role_permission').values(grants).onConflict((oc) => oc.columns(['role_id', 'permission_id']).doNothing()).execute();
+}
+
 export async function registerOnlineForms(api: FastifyInstance, ctx: ServerContext): Promise<void> {
   const headEntity = () => ctx.entities.get('onl_cgform_head');
   const fieldEntity = () => ctx.entities.get('onl_cgform_field');
   // Deleting a definition removes its fields; the data table itself is kept (nothing is ever dropped).
   defineEntityHooks('onl_cgform_head', {
+    // The list shows, for a definition not yet synced, what 同步数据库 would do (its confirmation reads it).
+    async decorateRows(h, rows, purpose) {
+      if (purpose !== 'list') return rows;
+      for (const r of rows) {
+        if (r.isDbSynch === 'Y') continue;
+        try {
+          const { entity } = await loadForm(ctx, str(r.id), h.db);
+          const plan = await syncPlan(h.db, entity);
+          r.syncPlanText = plan.steps.join('；');
+        } catch (err) {
+          r.syncPlanText = err instanceof BizError ? err.message : '无法生成同步计划';
+        }
+      }
+      return rows;
+    },
     async beforeDelete(h, rows) {
       await h.db.deleteFrom('onl_cgform_field').where('cgform_head_id', 'in', rows.map((r) => str(r.id))).execute();
     },
@@ -207,6 +248,28 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
 
   api.post('/online/cgform/api/addAll', { config: { auth: 'online:cgform:add' } }, (req) => saveAll(req, 'add'));
 
+  // 新增 in 表单开发 (a form dialog): the head's fields flat, the field rows from an editable table.
+  api.post('/online/cgform/api/define', { config: { auth: 'online:cgform:add' } }, async (req) => {
+    const b = (req.body ?? {}) as Row & { fields?: unknown };
+    const head = Object.fromEntries(HEAD_KEYS.filter((k) => b[k] !== undefined && b[k] !== null && b[k] !== '').map((k) => [k, b[k]]));
+    const rows = Array.isArray(b.fields) ? (b.fields as Row[]) : [];
+    const yes = (v: unknown) => v === true || v === 1 || v === '1' || v === 'Y';
+    const fields = rows
+      .filter((f) => f && typeof f === 'object' && str(f.dbFieldName))
+      .map((f, i) => ({
+        ...definitionField(f),
+        dbType: str(f.dbType) || 'string',
+        dbLength: Number(f.dbLength) || (str(f.dbType || 'string') === 'string' ? 50 : 0),
+        fieldMustInput: yes(f.fieldMustInput) ? '1' : '0',
+        isShowList: yes(f.isShowList ?? true) ? 1 : 0,
+        isShowForm: yes(f.isShowForm ?? true) ? 1 : 0,
+        isQuery: yes(f.isQuery) ? 1 : 0,
+        sortFlag: yes(f.sortFlag) ? '1' : '0',
+        orderNum: i,
+      }));
+    return saveAll(req, 'add', { head, fields }, '新增');
+  });
+
   // The database change in words before 同步数据库 applies it (additive only; server/online/cgform-plan.ts).
   api.get('/online/cgform/api/syncPlan/:code', { config: { auth: 'online:cgform:sync' } }, async (req) => {
     const { entity } = await loadForm(ctx, (req.params as { code: string }).code);
@@ -251,10 +314,13 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
     if (synMethod !== 'normal') throw new BizError('只支持普通同步（不删除数据的增量同步）');
     const { head, entity } = await loadForm(ctx, code);
     checkFormEntity(ctx, entity);
+    const plan = await syncPlan(ctx.db, entity);
+    if (!plan.allowed) throw new BizError(plan.steps.filter((x) => x.startsWith('不能执行')).join('；'));
     await ctx.db.connection().execute(async (conn) => {
       await syncForm(conn, entity);
       await conn.updateTable('onl_cgform_head').set({ is_db_synch: 'Y' }).where('id', '=', head.id).execute();
     });
+    await ensureFormMenu(ctx, req, head);
     return ok('同步数据库成功!', '同步数据库成功!');
   });
 

@@ -74,9 +74,25 @@ describe('online form definitions', () => {
     expect((await get(`online/cgform/api/versions/${copy.result}`)).result[0]).toMatchObject({ version: 1, note: '复制自 form_check' });
   });
 
+  it('defines a form from the 新增 dialog (flat head, editable-table rows) and gives the synced form its menu entry', async () => {
+    const r = (await s.post('online/cgform/api/define', { tableName: 'form_define', tableTxt: '定义测试', id: 'forged', fields: [{ dbFieldName: 'title', dbFieldTxt: '标题', fieldMustInput: '1', isQuery: '1' }, { dbFieldName: '' }] }, admin)).json();
+    expect(r.success).toBe(true);
+    const def = (await get(`online/cgform/api/exportDefinition/${r.result}`)).result;
+    expect(def.fields).toEqual([expect.objectContaining({ dbFieldName: 'title', dbType: 'string', dbLength: 50, fieldMustInput: '1', isQuery: 1, isShowList: 1, isShowForm: 1 })]);
+    expect((await s.post(`online/cgform/api/doDbSynch/${r.result}/normal`, {}, admin)).json().success).toBe(true);
+    const menu = async (token: string) => JSON.stringify((await get('sys/permission/getUserPermissionByToken', token)).result);
+    expect(await menu(admin)).toContain('/online/cgformList/form_define');
+    expect(await menu(teacher)).not.toContain('/online/cgformList/form_define');
+    // a second sync does not add a second entry
+    await s.post(`online/cgform/api/doDbSynch/${r.result}/normal`, {}, admin);
+    const n = await s.running.ctx.db.selectFrom('sys_permission').select('id').where('url', '=', '/online/cgformList/form_define').execute();
+    expect(n).toHaveLength(1);
+  });
+
   it('refuses a teacher', async () => {
     for (const url of [`online/cgform/api/syncPlan/${headId}`, `online/cgform/api/versions/${headId}`, 'online/cgform/api/exportDefinition/form_check'])
       expect(await get(url, teacher)).toMatchObject({ success: false, code: 510 });
     expect((await s.post('online/cgform/api/copy/form_check', { tableName: 'form_x' }, teacher)).json()).toMatchObject({ success: false, code: 510 });
+    expect((await s.post('online/cgform/api/define', { tableName: 'form_x' }, teacher)).json()).toMatchObject({ success: false, code: 510 });
   });
 });
