@@ -21,6 +21,7 @@ import { registerCheckRoutes } from './sys/check-routes.js';
 import { registerOnlineForms } from './online/cgform.js';
 import { registerOnlineReports } from './online/cgreport.js';
 import { registerPageDesigner } from './design/index.js';
+import { registerReportBuilder } from './online/report-builder.js';
 import { registerDomain } from './domain/index.js';
 import { registerAccount } from './sys/account.js';
 import { registerDataSource } from './sys/data-source.js';
@@ -56,6 +57,7 @@ export async function registerModules(api: FastifyInstance, ctx: ServerContext):
   await registerOnlineForms(api, ctx);
   await registerOnlineReports(api, ctx);
   await registerPageDesigner(api, ctx);
+  await registerReportBuilder(api, ctx);
   await registerCrud(api, ctx);
   await registerDomain(api, ctx);
   await registerUserAdmin(api, ctx);
