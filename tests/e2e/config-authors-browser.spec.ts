@@ -20,6 +20,8 @@ test('docs/config-authors.md describes the browser path first, with the labels u
   expect(doc.indexOf('## In the browser')).toBeGreaterThan(0);
   expect(doc.indexOf('## In the browser')).toBeLessThan(doc.indexOf('## 1. The table'));
   for (const label of USED) expect(browserPath, label).toContain(label);
+  for (const label of ['在线开发 / 表单开发', '新增', '表名', '表描述', '字段名', '字段备注', '字典编码', '`eval_grade`', '同步数据库', '新建数据表 form_jxjc（教学检查记录），字段：', '教学检查记录'])
+    expect(browserPath, label).toContain(label);
 });
 
 async function openDesigner(page: Page, pageId: string) {
