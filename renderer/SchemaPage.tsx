@@ -14,8 +14,13 @@ const OnlinePage = lazy(() => import('./OnlinePage'));
 /**
  * Draws the page schema `pageId` (GET /schema/page/<id>) with the component its kind registered; a bad
  * schema shows an error page. `params` / `parent` / `embedded`: a region of another page (see PageKindProps).
+ * `schema`: draw this schema object instead of fetching one (the page designer's preview of a draft).
  */
-export function SchemaPage({ pageId, params, parent, embedded }: Omit<PageKindProps, 'schema'>) {
+export function SchemaPage({ schema, ...props }: Omit<PageKindProps, 'schema'> & { schema?: PageSchema }) {
+  return schema ? <DrawSchema {...props} schema={schema} /> : <FetchedSchemaPage {...props} />;
+}
+
+function FetchedSchemaPage({ pageId, params, parent, embedded }: Omit<PageKindProps, 'schema'>) {
   // A schema that has already arrived (e.g. requested at boot) is drawn in the first render.
   const [state, setState] = useState<{ id: string; schema?: PageSchema; error?: PageSchemaError }>(() => ({ id: pageId, schema: peekPageSchema(pageId) }));
   useEffect(() => {
@@ -54,7 +59,10 @@ export function SchemaPage({ pageId, params, parent, embedded }: Omit<PageKindPr
         }
       />
     );
-  const s = state.schema!;
+  return <DrawSchema pageId={pageId} schema={state.schema!} params={params} parent={parent} embedded={embedded} />;
+}
+
+function DrawSchema({ pageId, schema: s, params, parent, embedded }: PageKindProps) {
   if (s.online)
     return (
       <Suspense fallback={<Spin />}>

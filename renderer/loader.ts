@@ -45,6 +45,11 @@ export function fetchPageSchema(id: string, fresh = false): Promise<PageSchema> 
   return p;
 }
 
+/** Drops the cached schema `id` (saved in the page designer): the next draw fetches it again. */
+export function forgetPageSchema(id: string): void {
+  pages.delete(id);
+}
+
 /** The schema `id` when it has already arrived (fresh), so a page can draw it in its first render. */
 export function peekPageSchema(id: string): PageSchema | undefined {
   const hit = pages.get(id);

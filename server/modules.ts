@@ -22,6 +22,8 @@ import { registerDictRoutes } from './sys/dict-routes.js';
 import { registerCheckRoutes } from './sys/check-routes.js';
 import { registerOnlineForms } from './online/cgform.js';
 import { registerOnlineReports } from './online/cgreport.js';
+import { registerPageDesigner } from './design/index.js';
+import { registerReportBuilder } from './online/report-builder.js';
 import { registerDomain } from './domain/index.js';
 import { registerAccount } from './sys/account.js';
 import { registerDataSource } from './sys/data-source.js';
@@ -57,6 +59,8 @@ export async function registerModules(api: FastifyInstance, ctx: ServerContext):
   await registerCheckRoutes(api, ctx);
   await registerOnlineForms(api, ctx);
   await registerOnlineReports(api, ctx);
+  await registerPageDesigner(api, ctx);
+  await registerReportBuilder(api, ctx);
   await registerCrud(api, ctx);
   await registerDomain(api, ctx);
   await registerUserAdmin(api, ctx);

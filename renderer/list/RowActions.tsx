@@ -4,6 +4,7 @@ import { DownOutlined } from '@ant-design/icons';
 import type { ActionSchema } from '@shared/page-schema';
 import { LazyDropdown, LazyPopconfirm } from '@core/ui/LazyOverlay';
 import type { Row } from '../registry';
+import { fillText } from '../template';
 
 /**
  * The action column's width: its links (and 更多) on one line as the widest row of the page shows them
@@ -38,7 +39,8 @@ export const RowActions = memo(function RowActions(props: {
   const inline = list.filter((a) => !a.dropdown);
   const more = list.filter((a) => a.dropdown);
   const asks = (a: ActionSchema) => a.type === 'delete' || !!a.confirm;
-  const question = (a: ActionSchema) => a.confirm ?? '确定删除吗?';
+  // `{field}` in a row action's confirmation is filled from the row (e.g. 表单开发's sync plan).
+  const question = (a: ActionSchema) => (a.confirm ? fillText(a.confirm, props.record) : '确定删除吗?');
   const link = (a: ActionSchema & { denied?: boolean }) => {
     if (disabled(a)) return <span key={a.key} style={{ color: 'rgba(0,0,0,.25)', cursor: 'not-allowed' }}>{a.label}</span>;
     if (asks(a))

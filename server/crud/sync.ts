@@ -41,7 +41,7 @@ function columnDdl(f: EntityField): string {
   return s;
 }
 
-interface DbColumn {
+export interface DbColumn {
   column_name: string;
   data_type: string;
   character_maximum_length: number | null;
@@ -63,7 +63,7 @@ const TYPE_FAMILY: Record<string, string> = {
 };
 
 /** What altering an existing column to the schema's type would do: nothing, a safe widening, or data loss. */
-function compare(f: EntityField, c: DbColumn): 'same' | 'widen' | string {
+export function compare(f: EntityField, c: DbColumn): 'same' | 'widen' | string {
   const family = TYPE_FAMILY[c.data_type] ?? c.data_type;
   if (family === f.type) {
     if (f.type === 'string' && c.character_maximum_length !== null) {

@@ -12,6 +12,7 @@ import { syncEntities } from '../crud/sync.js';
 import { handleImport, sendExport } from '../crud/routes.js';
 import { allDictItems, type DictModel } from '../sys/dict-service.js';
 import { newId } from '../util.js';
+import { syncPlan } from './cgform-plan.js';
 
 type Q = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
@@ -130,19 +131,74 @@ const FIELD_KEYS = [
   'dictField', 'dictTable', 'dictText', 'isShowForm', 'isShowList', 'isQuery', 'queryMode', 'sortFlag', 'isReadOnly', 'orderNum',
 ] as const;
 
+const HEAD_KEYS = ['tableName', 'tableTxt', 'tableType', 'isTree', 'treeParentIdField', 'treeFieldname', 'isCheckbox', 'isPage', 'queryMode', 'formCategory', 'description'] as const;
+const wireRow = (r: Record<string, unknown>): Row => Object.fromEntries(Object.entries(r).map(([k, v]) => [camel(k), v]));
+/** A definition's head without ids, audit fields or sync state (what export, copy and versions keep). */
+const definitionHead = (h: Row): Row => Object.fromEntries(HEAD_KEYS.filter((k) => h[k] !== undefined && h[k] !== null).map((k) => [k, h[k]]));
+const definitionField = (f: Row): Row => Object.fromEntries(FIELD_KEYS.filter((k) => f[k] !== undefined && f[k] !== null).map((k) => [k, f[k]]));
+
+async function storeVersion(db: DB, req: FastifyRequest, headId: string, definition: { head: Row; fields: Row[] }, note: string): Promise<void> {
+  const top = await db.selectFrom('onl_cgform_version').select((eb) => eb.fn.max('version').as('m')).where('cgform_head_id', '=', headId).executeTakeFirst();
+  await db
+    .insertInto('onl_cgform_version')
+    .values({ id: newId(), cgform_head_id: headId, version: Number(top?.m ?? 0) + 1, definition: JSON.stringify(definition), note: note.slice(0, 200), create_by: req.user?.username ?? null, create_time: new Date() })
+    .execute();
+}
+
+const ONLINE_LIST = 'modules/online/cgform/auto/OnlCgformAutoList';
+const FORM_BUTTONS: Array<[string, string]> = [['add', '添加'], ['edit', '编辑'], ['delete', '删除'], ['exportXls', '导出'], ['importExcel', '导入']];
+
+/**
+ * The synced form's menu entry (under 在线开发, url /online/cgformList/<table>) with its buttons — the
+ * permission codes its routes check (online:cgform:<op>) — granted to the roles of the author and to the
+ * admin role. Created once; an administrator may move, rename or re-grant it in 菜单管理 / 角色管理.
+ */
+async function ensureFormMenu(ctx: ServerContext, req: FastifyRequest, head: FormHead): Promise<void> {
+  const url = `/online/cgformList/${head.tableName}`;
+  const db = ctx.db;
+  if (await db.selectFrom('sys_permission').select('id').where('url', '=', url).where('del_flag', '=', 0).executeTakeFirst()) return;
+  const parent = await db.selectFrom('sys_permission').select('id').where('url', '=', '/online').where('del_flag', '=', 0).executeTakeFirst();
+  const now = new Date();
+  const base = { del_flag: 0, status: '1', perms_type: '1', rule_flag: 0, internal_or_external: false, create_by: req.user?.username ?? 'system', create_time: now, always_show: false, hidden: false, keep_alive: false, hide_tab: false };
+  const menuId = newId();
+  const rows = [
+    { ...base, id: menuId, parent_id: parent?.id ?? null, name: str(head.tableTxt) || str(head.tableName), url, component: ONLINE_LIST, menu_type: parent ? 1 : 0, perms: 'online:cgform:list', sort_no: 50, is_route: true, is_leaf: false },
+    ...FORM_BUTTONS.map(([op, name], i) => ({ ...base, id: newId(), parent_id: menuId, name, url: '', component: null, menu_type: 2, perms: `online:cgform:${op}`, sort_no: i + 1, is_route: false, is_leaf: true })),
+  ];
+  await db.insertInto('sys_permission').values(rows).execute();
+  const roles = await db.selectFrom('sys_role').select('id').where('role_code', 'in', [...new Set(['admin', ...(req.user?.roleCodes ?? [])])]).execute();
+  const grants = roles.flatMap((r) => [...rows.map((x) => x.id), ...(parent ? [parent.id] : [])].map((pid) => ({ id: newId(), role_id: r.id, permission_id: pid, operate_date: now })));
+  if (grants.length) await db.insertInto('sys_role_permission').values(grants).onConflict((oc) => oc.columns(['role_id', 'permission_id']).doNothing()).execute();
+}
+
 export async function registerOnlineForms(api: FastifyInstance, ctx: ServerContext): Promise<void> {
   const headEntity = () => ctx.entities.get('onl_cgform_head');
   const fieldEntity = () => ctx.entities.get('onl_cgform_field');
   // Deleting a definition removes its fields; the data table itself is kept (nothing is ever dropped).
   defineEntityHooks('onl_cgform_head', {
+    // The list shows, for a definition not yet synced, what 同步数据库 would do (its confirmation reads it).
+    async decorateRows(h, rows, purpose) {
+      if (purpose !== 'list') return rows;
+      for (const r of rows) {
+        if (r.isDbSynch === 'Y') continue;
+        try {
+          const { entity } = await loadForm(ctx, str(r.id), h.db);
+          const plan = await syncPlan(h.db, entity);
+          r.syncPlanText = plan.steps.join('；');
+        } catch (err) {
+          r.syncPlanText = err instanceof BizError ? err.message : '无法生成同步计划';
+        }
+      }
+      return rows;
+    },
     async beforeDelete(h, rows) {
       await h.db.deleteFrom('onl_cgform_field').where('cgform_head_id', 'in', rows.map((r) => str(r.id))).execute();
     },
   }, 'online');
 
   /** Saves head + fields (replacing the field list) after checking the resulting table definition. */
-  const saveAll = async (req: FastifyRequest, mode: 'add' | 'edit') => {
-    const body = (req.body ?? {}) as { head?: Row; fields?: Row[] };
+  const saveAll = async (req: FastifyRequest, mode: 'add' | 'edit', raw: unknown = req.body, note = '') => {
+    const body = (raw ?? {}) as { head?: Row; fields?: Row[] };
     if (!body.head || typeof body.head !== 'object' || !Array.isArray(body.fields)) throw new BizError('请求内容应为 {head, fields}');
     if (!body.fields.length) throw new BizError('请至少定义一个字段');
     if (body.fields.length > 200) throw new BizError('字段最多200个');
@@ -183,11 +239,69 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
         const cols = Object.fromEntries(Object.entries(row).map(([k, v]) => [columnOf(allFields(fieldEntity()).find((x) => x.name === k)!), v]));
         await trx.insertInto('onl_cgform_field').values({ ...cols, id: newId() }).execute();
       }
+      // Every saved definition is a version (GET …/versions/:headId, POST …/rollback/:headId/:version).
+      const saved = await trx.selectFrom('onl_cgform_head').selectAll().where('id', '=', headId).executeTakeFirstOrThrow();
+      await storeVersion(trx, req, headId, { head: definitionHead(wireRow(saved)), fields }, note);
       return ok(mode === 'add' ? headId : '编辑成功!', mode === 'add' ? '添加成功！' : '编辑成功!');
     });
   };
 
   api.post('/online/cgform/api/addAll', { config: { auth: 'online:cgform:add' } }, (req) => saveAll(req, 'add'));
+
+  // 新增 in 表单开发 (a form dialog): the head's fields flat, the field rows from an editable table.
+  api.post('/online/cgform/api/define', { config: { auth: 'online:cgform:add' } }, async (req) => {
+    const b = (req.body ?? {}) as Row & { fields?: unknown };
+    const head = Object.fromEntries(HEAD_KEYS.filter((k) => b[k] !== undefined && b[k] !== null && b[k] !== '').map((k) => [k, b[k]]));
+    const rows = Array.isArray(b.fields) ? (b.fields as Row[]) : [];
+    const yes = (v: unknown) => v === true || v === 1 || v === '1' || v === 'Y';
+    const fields = rows
+      .filter((f) => f && typeof f === 'object' && str(f.dbFieldName))
+      .map((f, i) => ({
+        ...definitionField(f),
+        dbType: str(f.dbType) || 'string',
+        dbLength: Number(f.dbLength) || (str(f.dbType || 'string') === 'string' ? 50 : 0),
+        fieldMustInput: yes(f.fieldMustInput) ? '1' : '0',
+        isShowList: yes(f.isShowList ?? true) ? 1 : 0,
+        isShowForm: yes(f.isShowForm ?? true) ? 1 : 0,
+        isQuery: yes(f.isQuery) ? 1 : 0,
+        sortFlag: yes(f.sortFlag) ? '1' : '0',
+        orderNum: i,
+      }));
+    return saveAll(req, 'add', { head, fields }, '新增');
+  });
+
+  // The database change in words before 同步数据库 applies it (additive only; server/online/cgform-plan.ts).
+  api.get('/online/cgform/api/syncPlan/:code', { config: { auth: 'online:cgform:sync' } }, async (req) => {
+    const { entity } = await loadForm(ctx, (req.params as { code: string }).code);
+    checkFormEntity(ctx, entity);
+    return ok(await syncPlan(ctx.db, entity));
+  });
+
+  // Versions of a definition, rollback, export / import as JSON, copy.
+  api.get('/online/cgform/api/versions/:headId', { config: { auth: 'online:cgform:list' } }, async (req) => {
+    const { head } = await loadForm(ctx, (req.params as { headId: string }).headId);
+    const rows = await ctx.db.selectFrom('onl_cgform_version').select(['version', 'note', 'create_by', 'create_time', 'definition']).where('cgform_head_id', '=', head.id).orderBy('version', 'desc').execute();
+    return ok(rows.map((r) => ({ version: Number(r.version), note: r.note ?? '', createBy: r.create_by, createTime: r.create_time, definition: JSON.parse(String(r.definition)) })));
+  });
+  api.post('/online/cgform/api/rollback/:headId/:version', { config: { auth: 'online:cgform:edit' } }, async (req) => {
+    const { headId, version } = req.params as { headId: string; version: string };
+    const { head } = await loadForm(ctx, headId);
+    const row = await ctx.db.selectFrom('onl_cgform_version').select(['definition']).where('cgform_head_id', '=', head.id).where('version', '=', Number(version) || 0).executeTakeFirst();
+    if (!row) throw new BizError('版本不存在');
+    const def = JSON.parse(String(row.definition)) as { head: Row; fields: Row[] };
+    await saveAll(req, 'edit', { head: { ...def.head, id: head.id, tableName: head.tableName }, fields: def.fields }, `回滚到版本 ${version}`);
+    return ok(null, `已回滚到版本 ${version}，请同步数据库`);
+  });
+  api.get('/online/cgform/api/exportDefinition/:code', { config: { auth: 'online:cgform:list' } }, async (req) => {
+    const { head, fields } = await loadForm(ctx, (req.params as { code: string }).code);
+    return ok({ head: definitionHead(head), fields: fields.map(definitionField) });
+  });
+  api.post('/online/cgform/api/importDefinition', { config: { auth: 'online:cgform:add' } }, (req) => saveAll(req, 'add', req.body, '导入'));
+  api.post('/online/cgform/api/copy/:code', { config: { auth: 'online:cgform:add' } }, async (req) => {
+    const { head, fields } = await loadForm(ctx, (req.params as { code: string }).code);
+    const to = (req.body ?? {}) as { tableName?: unknown; tableTxt?: unknown };
+    return saveAll(req, 'add', { head: { ...definitionHead(head), tableName: str(to.tableName), tableTxt: str(to.tableTxt) || `${head.tableTxt}（复制）` }, fields: fields.map(definitionField) }, `复制自 ${head.tableName}`);
+  });
   api.put('/online/cgform/api/editAll', { config: { auth: 'online:cgform:edit' } }, (req) => saveAll(req, 'edit'));
 
   api.get('/online/cgform/field/listByHeadId', { config: { auth: 'online:cgform:list' } }, async (req) => {
@@ -200,10 +314,13 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
     if (synMethod !== 'normal') throw new BizError('只支持普通同步（不删除数据的增量同步）');
     const { head, entity } = await loadForm(ctx, code);
     checkFormEntity(ctx, entity);
+    const plan = await syncPlan(ctx.db, entity);
+    if (!plan.allowed) throw new BizError(plan.steps.filter((x) => x.startsWith('不能执行')).join('；'));
     await ctx.db.connection().execute(async (conn) => {
       await syncForm(conn, entity);
       await conn.updateTable('onl_cgform_head').set({ is_db_synch: 'Y' }).where('id', '=', head.id).execute();
     });
+    await ensureFormMenu(ctx, req, head);
     return ok('同步数据库成功!', '同步数据库成功!');
   });
 

@@ -9,6 +9,7 @@ import { mayReadPage } from './allowed.js';
 import { noticeList } from '../sys/announcement.js';
 import { firstListOf } from '../../shared/list-request.js';
 import type { PageSchema } from '../../shared/page-schema.js';
+import { savedPages } from '../design/store.js';
 
 /**
  * Page schemas (schemas/pages/<id>.json) served to the renderer. Files are read on demand and
@@ -71,6 +72,12 @@ export const PAGE_ALIASES: Record<string, string> = {
   'system/UserAnnouncementList': 'system/MyAnnouncement',
 };
 
+/** A page schema's problems: the composed meta-schema, then the cross-field checks (file = where it came from). */
+export function checkPageDoc(doc: Record<string, unknown>, file: string, ctx?: ServerContext, dir = PAGES_DIR): SchemaProblem[] {
+  const problems = checkAgainst('page.schema.json', doc, file);
+  return problems.length ? problems : semantic(doc, file, ctx, dir);
+}
+
 /** Reads and validates one page; undefined when no such file. */
 export function loadPage(id: string, ctx?: ServerContext, dir = PAGES_DIR): LoadedPage | undefined {
   if (dir === PAGES_DIR) id = PAGE_ALIASES[id] ?? id;
@@ -88,8 +95,7 @@ export function loadPage(id: string, ctx?: ServerContext, dir = PAGES_DIR): Load
   const page: LoadedPage = { id, file, problems: [] };
   try {
     const doc = JSON.parse(readFileSync(abs, 'utf8')) as Record<string, unknown>;
-    page.problems = checkAgainst('page.schema.json', doc, file);
-    if (!page.problems.length) page.problems = semantic(doc, file, ctx, dir);
+    page.problems = checkPageDoc(doc, file, ctx, dir);
     if (!page.problems.length) page.schema = doc;
   } catch (err) {
     page.problems = [{ file, path: '/', reason: `invalid JSON: ${(err as Error).message}` }];
@@ -113,18 +119,23 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
 
   // Only the screens of the caller's menu (and the pages they embed or link to) are served; any other
   // page answers exactly like an unknown one (issue 27 rule 9, server/pages/allowed.ts).
-  const load = (id: string) => loadPage(id, ctx);
+  // A version saved in the page designer (server/design) is served instead of its file.
   const alias = (id: string) => PAGE_ALIASES[id] ?? id;
-  const readable = (req: FastifyRequest, id: string) => mayReadPage(ctx, req.user!, id, load, alias);
+  const served = async () => {
+    const saved = await savedPages(ctx);
+    return (id: string) => saved.get(alias(id)) ?? loadPage(id, ctx);
+  };
+  const readable = async (req: FastifyRequest, id: string) => mayReadPage(ctx, req.user!, id, await served(), alias);
 
   api.get('/schema/pages', { config: { auth: 'user' } }, async (req) => {
     const out = [];
-    for (const p of loadAllPages(ctx))
+    const load = await served();
+    for (const p of pageIds().map((id) => load(id)!))
       if (await readable(req, p.id)) out.push({ id: p.id, title: (p.schema?.title as string) ?? p.id, kind: p.schema?.kind, valid: !p.problems.length, problems: p.problems });
     return ok(out);
   });
 
-  const schemaOf = (id: string, p = loadPage(id, ctx)) => {
+  const schemaOf = (id: string, p: LoadedPage | undefined) => {
     if (!p) throw notFound(id);
     if (p.problems.length) throw new BizError(`页面配置有误：${p.problems.map(describe).join('；')}`, 500, 200, { problems: p.problems });
     return p.schema;
@@ -132,7 +143,7 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
   api.get('/schema/page/*', { config: { auth: 'user' } }, async (req) => {
     const id = (req.params as { '*': string })['*'];
     if (!(await readable(req, id))) throw notFound(id);
-    return ok(schemaOf(id));
+    return ok(schemaOf(id, (await served())(id)));
   });
 
   // Where a path leads for this user (their menu's component there), that page's schema if it is a
@@ -146,7 +157,7 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
     if (search !== undefined && (typeof search !== 'string' || search.length > 2000)) throw new BizError('查询参数有误', 400);
     const component = await routedComponent(ctx, req.user!, path);
     if (!component) throw new BizError(`菜单中没有该路径：${path}`, 404);
-    const page = (await readable(req, component)) ? loadPage(component, ctx) : undefined;
+    const page = (await readable(req, component)) ? (await served())(component) : undefined;
     const schema = page ? schemaOf(component, page) : null;
     const first = schema && typeof search === 'string' ? firstListOf(schema as unknown as PageSchema, search) : undefined;
     if (!first) return ok({ component, schema });

@@ -187,6 +187,8 @@ export const MENU_TREE: MenuSeed[] = [
     children: [
       list('表单开发', '/online/cgform', 'modules/online/cgform/OnlCgformHeadList', 'online:cgform', { buttons: [['sync', '同步数据库']] }),
       list('报表配置', '/online/cgreport', 'modules/online/cgreport/OnlCgreportHeadList', 'online:cgreport'),
+      // Issue 31: edit any screen's page schema in the browser (server/design); its own permission, admin only.
+      view('页面设计', '/online/design', 'design/PageDesigner', 'design:page', { icon: 'layout', buttons: [['save', '保存'], ['rollback', '回滚']] }),
     ],
   },
   {
