@@ -69,6 +69,12 @@ async function userOrg(db: DB, userId: unknown): Promise<string | null> {
   return (u.org_code as string | null) ?? null;
 }
 
+/** A lecture record raises one improvement task (a cancelled one does not count). */
+async function refuseSecondTask(db: DB, recordId: string) {
+  const open = await db.selectFrom('imp_task').select('task_no').where('source_id', '=', recordId).where('status', '<>', 'CANCELLED').executeTakeFirst();
+  if (open) throw new BizError(`该听课记录已发起整改任务（${str(open.task_no)}），不能重复发起`);
+}
+
 function visibleTasks(u: SessionUser, alias = 't') {
   const c = (col: string) => sql.ref(`${alias}.${col}`);
   const s = scopeOf(u);
@@ -105,8 +111,11 @@ export function registerImprovementHooks() {
           if (!item) throw new BizError('来源审核要点不存在');
           row.termId = (await currentTerm(h.db))?.id ?? null;
         } else if (row.sourceId) {
+          // Lock the record: two saves of the same 发起整改 form cannot both pass the duplicate check.
+          await sql`select 1 from sup_lecture_record where id = ${str(row.sourceId)} for update`.execute(h.db);
           const rec = await h.db.selectFrom('sup_lecture_record').select(['term_id', 'status']).where('id', '=', str(row.sourceId)).executeTakeFirst();
           if (!rec || rec.status === 'DRAFT') throw new BizError('来源听课记录不存在或未提交');
+          await refuseSecondTask(h.db, str(row.sourceId));
           row.termId = rec.term_id;
         }
       }
@@ -322,6 +331,11 @@ export async function registerImprovement(api: FastifyInstance, ctx: ServerConte
     });
   }
 
+  /** 我的整改任务: the tasks one is named responsible for (within what one may see). */
+  api.get('/improvement/task/mine', { config: { auth: 'improvement:task:list' } }, async (req) =>
+    ok(await listRows(hookContext(ctx, req, 'imp_task'), { ...q(req), respPersonId: req.user!.id })),
+  );
+
   /** Pre-filled values for a subtask split from a task (the 分解 link of the task screen). */
   api.get('/improvement/subtask/prefill', { config: { auth: 'improvement:subtask:add' } }, async (req) => {
     const task = await getRow(hookContext(ctx, req, 'imp_task'), q(req).taskId);
@@ -343,6 +357,7 @@ export async function registerImprovement(api: FastifyInstance, ctx: ServerConte
     }
     const rec = await getRow(hookContext(ctx, req, 'sup_lecture_record'), q(req).recordId);
     if (!rec) throw new BizError('未找到对应听课记录');
+    await refuseSecondTask(ctx.db, str(rec.id));
     // The teacher's college is responsible (its secretary or leader accepts and splits the work);
     // the college is the second level of the department tree (orgCode of 6 characters).
     const org = await ctx.db.selectFrom('sys_user').select('org_code').where('id', '=', str(rec.teacherId)).executeTakeFirst();
@@ -357,7 +372,8 @@ export async function registerImprovement(api: FastifyInstance, ctx: ServerConte
       title: `${str(rec.teacherName)}《${str(rec.courseName)}》听课问题整改`,
       source: 'LECTURE', sourceId: rec.id, termId: rec.termId, category: 'METHOD', severity: 'NORMAL',
       description: str(rec.problems) || '听课发现的问题', requirement: str(rec.suggestions) || '',
-      respPersonId: null, respDepartId: college?.id ?? null, deadline: dayjs().add(30, 'day').format('YYYY-MM-DD'),
+      // The observed teacher is responsible, within their college.
+      respPersonId: str(rec.teacherId) || null, respPersonId_dictText: str(rec.teacherName) || undefined, respDepartId: college?.id ?? null, deadline: dayjs().add(30, 'day').format('YYYY-MM-DD'),
     });
   });
 }
