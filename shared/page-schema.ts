@@ -317,6 +317,8 @@ export interface DashboardChart {
   emptyX?: string;
   /** One series per field (rows: a column of each row; an object: one value, or a pie's slices). */
   series: Array<{ name: string; field: string; type?: 'bar' | 'line' | 'area'; color?: string; scale?: number }>;
+  /** A named colour set (shared/rules.ts CHART_PALETTES, e.g. "grade") giving series without a `color` theirs by field. */
+  palette?: string;
   horizontal?: boolean;
   stack?: boolean;
   /** Rolling history: each answer adds one sample (its time on the x axis); the last N are kept. */
