@@ -306,6 +306,23 @@ export function useListController({ pageId, schema, params: bound }: Pick<PageKi
     openForm: (mode, record) => setForm({ mode, record: mode === 'add' ? { ...bound, ...record } : record }),
     remove,
   }));
+  // `?open=<id>` (a notice's 查看 button): the list opens that record's detail — its `detail` row action,
+  // else the first of type detail or page — once per URL.
+  const openId = useMemo(() => new URLSearchParams(urlSearch).get('open'), [urlSearch]);
+  useEffect(() => {
+    const a = rowActions.find((x) => x.key === 'detail') ?? rowActions.find((x) => x.type === 'detail' || x.type === 'page');
+    if (!openId || !urls.queryById || !a) return;
+    let live = true;
+    void http.get<Row>(urls.queryById, { id: openId }).then((r) => {
+      if (!live) return;
+      if (r.success && r.result) void run(a, r.result);
+      else message.warning(r.message || '未找到对应记录');
+    });
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per URL, not again when the actions' conditions change
+  }, [openId]);
   /** A batch action from the 批量操作 menu: with `confirm` it asks first, like a row action does (batchDelete asks in its handler). */
   const runBatch = (a: ShownAction) => {
     if (a.confirm && a.type !== 'batchDelete') modal.confirm({ title: '确认操作', content: a.confirm, onOk: () => run(a) });

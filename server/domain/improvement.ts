@@ -9,7 +9,7 @@ import { deleteRows, getRow, hookContext, inTransaction, listRows, saveRow } fro
 import { BizError, Forbidden, ok } from '../http/envelope.js';
 import { allows } from '../http/guard.js';
 import { newId, now } from '../util.js';
-import { notifyDomain } from './notify.js';
+import { notifyDomain, targetOf as noticeTarget } from './notify.js';
 import { noticeHtml } from '../sys/notice-text.js';
 import { nextNo } from './numbering.js';
 import { IMP_ACTION_TEXT, IMP_STATUS_TEXT, IMP_TRANSITIONS, isOverdue, nextStatus, SUBTASK_FINISHED, type ImpAction, type ImpStatus } from '../../shared/rules.js';
@@ -259,6 +259,8 @@ export async function transition(ctx: ServerContext, req: FastifyRequest, kind: 
         title: `${kind === 'task' ? '整改任务' : '整改子任务'}“${str(row.title)}”${IMP_ACTION_TEXT[action]}：${IMP_STATUS_TEXT[next.to]}`,
         content: noticeHtml`${u.realname} ${IMP_ACTION_TEXT[action]}了${kind === 'task' ? '整改任务' : '子任务'}“${str(row.title)}”` + (comment ? noticeHtml`，意见：${comment}` : ''),
         busType: kind === 'task' ? 'imp_task' : 'imp_subtask', busId: str(row.id), sender: u.username,
+        // A person named responsible for a task works on it in 我的整改任务.
+        ...(kind === 'task' && side === 'issuer' && t.handlerId ? { openPage: noticeTarget('imp_task', str(row.id), '/improvement/myTask') } : {}),
       }),
     );
     return (await getRow(hookContext(ctx, req, entity, trx), str(row.id), trx))!;

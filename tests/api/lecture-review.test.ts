@@ -152,6 +152,21 @@ describe('a review (申诉/复核)', () => {
   });
 });
 
+describe('notices people can act on', () => {
+  it("a record's notice opens that record and names its sender by real name", async () => {
+    const rows = await db().selectFrom('sys_announcement').select(['id', 'open_type', 'open_page', 'sender']).where('bus_id', '=', recordId).execute();
+    expect(rows.length).toBeGreaterThan(3);
+    for (const r of rows) expect([r.open_type, r.open_page]).toEqual(['url', `/supervisor/lectureRecord?open=${recordId}`]);
+    const list = await call('get', '/sys/annountCement/listByUser?pageSize=50', 'teacher');
+    expect(list.success, list.message).toBe(true);
+    const mine = [...list.result.anntMsgList, ...list.result.sysMsgList].filter((n: any) => n.busId === recordId);
+    expect(mine.length).toBeGreaterThan(0);
+    const submitted = mine.find((n: any) => String(n.titile).includes('新的听课记录'));
+    const sec = await db().selectFrom('sys_user').select('realname').where('id', '=', who.secretary!.id).executeTakeFirstOrThrow();
+    expect(submitted).toMatchObject({ sender: 'secretary', senderName: sec.realname, openType: 'url', openPage: `/supervisor/lectureRecord?open=${recordId}`, busType: 'lecture_record' });
+  });
+});
+
 describe('improvement from a record', () => {
   it('the prefill names the observed teacher responsible', async () => {
     const p = await call('get', `/improvement/task/prefill?recordId=${recordId}`, 'secretary');
@@ -182,6 +197,9 @@ describe('improvement from a record', () => {
     // Asking for another person's tasks still gives one's own.
     const forged = await call('get', `/improvement/task/mine?respPersonId=${who.secretary!.id}`, 'teacherTasks');
     expect(forged.result.records.every((r: any) => r.respPersonId === who.teacher!.id)).toBe(true);
+    // The issue notice leads the responsible teacher to their own screen.
+    const issued = await db().selectFrom('sys_announcement').select(['open_page']).where('bus_id', '=', first.result.id).where('titile', 'like', '%下发%').executeTakeFirstOrThrow();
+    expect(issued.open_page).toBe(`/improvement/myTask?open=${first.result.id}`);
     const accept = await call('post', '/improvement/task/transition?action=ACCEPT', 'teacherTasks', { id: first.result.id });
     expect(accept.success, accept.message).toBe(true);
     expect(accept.result.status).toBe('ACCEPTED');
