@@ -43,6 +43,8 @@ export interface QueryFieldSchema {
   dict?: string;
   options?: Array<{ label: string; value: string | number }>;
   default?: unknown;
+  /** The default read once from a url (e.g. the current term, shown selected); a value in the page URL wins. */
+  defaultFrom?: { url: string; path?: string };
   props?: Record<string, unknown>;
 }
 
@@ -274,9 +276,7 @@ export interface PageSchema {
 }
 
 /** A dashboard filter: a query field, whose default may be read once from a url (e.g. the current term). */
-export interface DashboardFilter extends QueryFieldSchema {
-  defaultFrom?: { url: string; path?: string };
-}
+export type DashboardFilter = QueryFieldSchema;
 
 /** A value of a panel: a dot path in the panel's data (`field`), or a template (`value`, `{{ … }}` parts). */
 export interface DashboardValue {

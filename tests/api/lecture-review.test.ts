@@ -167,6 +167,21 @@ describe('notices people can act on', () => {
   });
 });
 
+describe('statistics say what they cover', () => {
+  it('a drill-down answers with the filter it applied: the (current) term, the teacher, the grade', async () => {
+    const term = await db().selectFrom('sup_term').select(['name']).where('is_current', '=', true).executeTakeFirstOrThrow();
+    const t = await db().selectFrom('sys_user').select('realname').where('id', '=', who.teacher!.id).executeTakeFirstOrThrow();
+    const r = await call('get', `/supervisor/report/detail?teacherId=${who.teacher!.id}&side=teacher&grade=GOOD`, 'quality');
+    expect(r.success, r.message).toBe(true);
+    expect(r.result.filters).toEqual([
+      { label: '学期', text: term.name },
+      { label: '授课教师', text: t.realname },
+      { label: '等级', text: '良好' },
+    ]);
+    expect(r.result.records.every((x: any) => x.grade === 'GOOD')).toBe(true);
+  });
+});
+
 describe('improvement from a record', () => {
   it('the prefill names the observed teacher responsible', async () => {
     const p = await call('get', `/improvement/task/prefill?recordId=${recordId}`, 'secretary');
