@@ -51,7 +51,7 @@ export function textWidth(s: string): number {
   for (const ch of s) w += ch.codePointAt(0)! >= 0x2e80 ? 14 : 8;
   return w;
 }
-const CELL_PADDING = 33; // 16 px each side and the border
+const CELL_PADDING = 21; // a middle-size cell: 8 px each side, the border and a little air
 const SORTER = 22;
 const SAMPLE = 50;
 
