@@ -226,20 +226,21 @@ export function useListController({ pageId, schema, params: bound }: Pick<PageKi
   loadNow.current = load;
   useEffect(() => (schema.poll ? startPolling(() => loadNow.current(true), schema.poll * 1000) : undefined), [schema.poll]);
 
-  // `form.prefill`: a link like /improvement/task?recordId=… opens 新增 pre-filled (once per URL); with
-  // several parameters the first one the URL has is used.
+  // `form.prefill`: a link like /improvement/task?recordId=… opens 新增 pre-filled (once per URL).
   const prefill = schema.form?.prefill;
-  const [prefillParam, prefillKey] = useMemo(() => {
+  // Every listed parameter the URL has goes to the prefill url (a lesson: scheduleId and lectureDate).
+  const prefillKey = useMemo(() => {
     const sp = new URLSearchParams(urlSearch);
-    const p = [prefill?.param ?? []].flat().find((k) => sp.get(k));
-    return p ? [p, sp.get(p)] : [undefined, null];
+    const given = [prefill?.param ?? []].flat().filter((k) => sp.get(k));
+    return given.length ? JSON.stringify(Object.fromEntries(given.map((k) => [k, sp.get(k)]))) : null;
   }, [prefill, urlSearch]);
   useEffect(() => {
-    if (!prefill || !prefillParam || !prefillKey) return;
+    if (!prefill || !prefillKey) return;
+    const given = JSON.parse(prefillKey) as Record<string, string>;
     let live = true;
     void (async () => {
-      if (!prefill.url) return setForm({ mode: 'add', record: { [prefillParam]: prefillKey } });
-      const r = await http.get<Row>(prefill.url, { [prefillParam]: prefillKey });
+      if (!prefill.url) return setForm({ mode: 'add', record: given });
+      const r = await http.get<Row>(prefill.url, given);
       if (!live) return;
       if (r.success && r.result) setForm({ mode: 'add', record: r.result });
       else message.warning(r.message);
@@ -247,7 +248,7 @@ export function useListController({ pageId, schema, params: bound }: Pick<PageKi
     return () => {
       live = false;
     };
-  }, [prefill, prefillParam, prefillKey, message]);
+  }, [prefill, prefillKey, message]);
 
   // `defaultFrom` query fields (the current term): read once and shown selected in the query form; a value
   // in the page URL (a drill-down's) wins. The first page was asked without it (the server's own default).

@@ -167,6 +167,21 @@ describe('notices people can act on', () => {
   });
 });
 
+describe('the timetable starts a record from a lesson', () => {
+  it('the record form is pre-filled from a lesson on its date; a date without that lesson is refused', async () => {
+    const rec = await db().selectFrom('sup_lecture_record').select(['schedule_id', 'lecture_date', 'course_task_id', 'course_name']).where('id', '=', recordId).executeTakeFirstOrThrow();
+    const date = String(rec.lecture_date).slice(0, 10);
+    const r = await call('get', `/supervisor/lectureRecord/prefill?scheduleId=${rec.schedule_id}&lectureDate=${date}`, 'quality');
+    expect(r.success, r.message).toBe(true);
+    expect(r.result).toMatchObject({ courseTaskId: rec.course_task_id, scheduleId: rec.schedule_id, lectureDate: date, courseName: rec.course_name });
+    const next = new Date(`${date}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    const wrong = await call('get', `/supervisor/lectureRecord/prefill?scheduleId=${rec.schedule_id}&lectureDate=${next.toISOString().slice(0, 10)}`, 'quality');
+    expect(wrong.success).toBe(false);
+    expect(wrong.message).toBe('该课次在所选日期没有上课安排');
+  });
+});
+
 describe('statistics say what they cover', () => {
   it('a drill-down answers with the filter it applied: the (current) term, the teacher, the grade', async () => {
     const term = await db().selectFrom('sup_term').select(['name']).where('is_current', '=', true).executeTakeFirstOrThrow();

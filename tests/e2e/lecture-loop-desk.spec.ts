@@ -229,3 +229,26 @@ test('supervisor: 听课成绩 shows its term selected; a drill-down shows its f
     await expect(first.getByText('发起整改')).toBeVisible();
   });
 });
+
+test('supervisor: 听课 on a lesson of the timetable opens the record form pre-filled with that lesson', async ({ browser, baseURL }) => {
+  const sup = await apiAs(baseURL!, 'supervisor');
+  const tch = await apiAs(baseURL!, 'teacher');
+  const week = 3;
+  const lessons = (await sup.get(`/supervisor/courseSchedule/timetable?teacherId=${tch.userId}&week=${week}`)) as Row[];
+  expect(lessons.length).toBeGreaterThan(0);
+  await as(browser, 'supervisor', DESK, async (page) => {
+    await page.goto(`/timetable/schedule?teacherId=${tch.userId}&week=${week}`);
+    const grid = page.getByTestId('timetable-grid');
+    const lesson = grid.getByTestId('tt-lesson').filter({ hasText: lessons[0]!.courseName }).first();
+    await expect(lesson).toBeVisible({ timeout: 20_000 });
+    await page.screenshot({ path: `${SHOTS}/timetable-observe-1440.png` });
+    await lesson.getByTestId('tt-observe').click();
+    await expect(page).toHaveURL(/\/supervisor\/lectureRecord\?scheduleId=/);
+    const drawer = drawerOf(page);
+    await expect(drawer.locator('.ant-drawer-title')).toHaveText('新增听课记录', { timeout: 20_000 });
+    await expect(drawer).toContainText(lessons[0]!.courseName);
+    await expect(drawer).toContainText(tch.realname);
+    await expect(drawer.getByTestId('index-score-form').locator('input[aria-label$="得分"]').first()).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/record-from-lesson-1440.png` });
+  });
+});
