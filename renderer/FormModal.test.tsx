@@ -26,7 +26,7 @@ describe('FormModal', () => {
         <FormModal schema={schema} mode="add" onClose={() => undefined} onSaved={() => undefined} />
       </App>,
     );
-    expect(await screen.findByText('新增')).toBeInTheDocument();
+    expect(await screen.findByText('新增测试')).toBeInTheDocument();
     await screen.findByText('名称');
     expect(screen.queryByText('附加')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
@@ -42,7 +42,7 @@ describe('FormModal', () => {
         <FormModal schema={schema} mode="edit" record={record} onClose={() => undefined} onSaved={() => undefined} />
       </App>,
     );
-    expect(await screen.findByText('编辑')).toBeInTheDocument();
+    expect(await screen.findByText('编辑测试')).toBeInTheDocument();
     // kind 2 (a number from the server) matches the dictionary option "2": the linked field shows.
     expect(await screen.findByText('附加')).toBeInTheDocument();
     expect(screen.getByLabelText('编号')).toBeDisabled();
@@ -53,7 +53,7 @@ describe('FormModal', () => {
         <FormModal schema={schema} mode="detail" record={record} onClose={() => undefined} onSaved={() => undefined} />
       </App>,
     );
-    expect(await screen.findByText('详情')).toBeInTheDocument();
+    expect(await screen.findByText('测试详情')).toBeInTheDocument();
     expect(await screen.findByLabelText('名称')).toBeDisabled();
     expect(screen.getByRole('button', { name: /确\s*定/ })).toBeDisabled();
   });

@@ -13,6 +13,13 @@ import { fillUrl } from './template';
 
 type Row = Record<string, unknown>;
 const TITLES: Record<FormMode, string> = { add: '新增', edit: '编辑', detail: '详情' };
+
+/** A form's default title names the thing: 新增听课记录, 编辑用户 (the page title less 管理/列表), 听课记录详情. */
+function formTitle(mode: FormMode, pageTitle?: string): string {
+  const thing = (pageTitle ?? '').replace(/(管理|列表)$/, '').trim();
+  if (!thing) return TITLES[mode];
+  return mode === 'detail' ? `${thing}详情` : `${TITLES[mode]}${thing}`;
+}
 /** A drawer is never wider than the screen (a phone sees all of it, close button included). */
 const DRAWER_STYLES = { wrapper: { maxWidth: '100vw' } };
 
@@ -258,7 +265,7 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
       }
     </SchemaFormBody>
   );
-  const title = formSchema.titles?.[mode] ?? formSchema.title ?? TITLES[mode];
+  const title = formSchema.titles?.[mode] ?? formSchema.title ?? formTitle(mode, schema.title);
   const actionButtons = submitActions.map((a) => (
     <Button key={a.key} type={a.primary ? 'primary' : 'default'} danger={a.danger} loading={saving === a.key} disabled={saving !== null && saving !== a.key} onClick={() => void submit(a)}>
       {a.label}

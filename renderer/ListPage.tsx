@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Alert, Card } from 'antd';
+import { Alert, Card, Tag } from 'antd';
 import type { PageSchema } from '@shared/page-schema';
 import { getWidget } from '@widgets/registry';
 import './cells';
@@ -34,6 +34,17 @@ export function ListPage({ pageId, schema, params, embedded }: PageKindProps) {
       {schema.hint && <Alert className="schema-hint" type="info" showIcon style={{ marginBottom: 16 }} message={schema.hint} />}
       {queryFields.length > 0 && <QueryForm fields={queryFields} visibleCount={schema.query?.visibleCount ?? 3} dicts={ctl.dicts} onSearch={ctl.search} onReset={ctl.reset} />}
       {schema.header && ctl.listed && <ListHeader header={schema.header} query={ctl.listParams} />}
+      {!!ctl.applied?.length && (
+        // What the server counted (a drill-down's term, teacher, grade): the rows are never read without it.
+        <div className="schema-applied" data-testid="applied-filters" style={{ marginBottom: 12 }}>
+          <span style={{ color: 'rgba(0,0,0,.45)', marginRight: 8 }}>筛选条件：</span>
+          {ctl.applied.map((f) => (
+            <Tag key={f.label} color="blue" bordered={false}>
+              {f.label}：{f.text}
+            </Tag>
+          ))}
+        </div>
+      )}
       {/* A plain sub-list (a region without query fields or toolbar actions) is just its table. */}
       {!(embedded && !queryFields.length && !toolbar.length) && <ListToolbar ctl={ctl} />}
       {(batch.length > 0 || schema.selection) && <SelectionBar ctl={ctl} />}

@@ -1,6 +1,7 @@
 import { formatValue } from '@shared/format';
 import type { DashboardChart, DashboardPanel, DashboardValue } from '@shared/page-schema';
 import { evaluate, type Scope } from '@shared/expr';
+import { CHART_PALETTES } from '@shared/rules';
 
 /*
  * The pure parts of the dashboard kind (renderer/Dashboard.tsx): reading an answer, templates, value
@@ -96,6 +97,9 @@ export function addSample(h: History, chart: DashboardChart, data: unknown, at: 
   return t.length > n ? { t: t.slice(-n), v: v.map((x) => x.slice(-n)) } : { t, v };
 }
 
+/** A series' colour: its own, else the chart palette's colour for its field (one colour per grade everywhere). */
+const colorOf = (chart: DashboardChart, s: DashboardChart['series'][number]) => s.color ?? (chart.palette ? CHART_PALETTES[chart.palette]?.[s.field] : undefined);
+
 /** The echarts option of a chart panel over its data (rows, or an object) or its history. */
 export function chartOption(chart: DashboardChart, data: unknown, history?: History): Record<string, unknown> {
   const base = { animationDuration: 500, tooltip: { trigger: chart.type === 'pie' || chart.type === 'gauge' ? 'item' : 'axis' } };
@@ -124,7 +128,7 @@ export function chartOption(chart: DashboardChart, data: unknown, history?: Hist
   if (chart.type === 'pie') {
     const slices = Array.isArray(data)
       ? (data as Row[]).map((r) => ({ name: String(pick(r, chart.x) || chart.emptyX || ''), value: num(pick(r, chart.series[0]!.field), chart.series[0]!.scale) }))
-      : chart.series.map((s) => ({ name: s.name, value: num(pick(data, s.field), s.scale), itemStyle: s.color ? { color: s.color } : undefined }));
+      : chart.series.map((s) => ({ name: s.name, value: num(pick(data, s.field), s.scale), itemStyle: colorOf(chart, s) ? { color: colorOf(chart, s) } : undefined }));
     return { ...base, legend: { top: 0, type: 'scroll' }, series: [{ type: 'pie', radius: ['40%', '70%'], top: 24, data: slices, label: { formatter: '{b}: {c}' } }] };
   }
   const rows = Array.isArray(data) ? (data as Row[]) : [];
@@ -138,7 +142,7 @@ export function chartOption(chart: DashboardChart, data: unknown, history?: Hist
       // A history's first sample is a dot (a line needs two).
       ...(type !== 'bar' ? { smooth: true, showSymbol: !history || history.t.length < 2 } : { barMaxWidth: 22 }),
       ...(chart.stack ? { stack: 'total' } : {}),
-      ...(s.color ? { itemStyle: { color: s.color } } : {}),
+      ...(colorOf(chart, s) ? { itemStyle: { color: colorOf(chart, s) } } : {}),
       data: history ? (history.v[i] ?? []) : rows.map((r) => num(pick(r, s.field), s.scale)),
     };
   });

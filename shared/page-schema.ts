@@ -43,6 +43,8 @@ export interface QueryFieldSchema {
   dict?: string;
   options?: Array<{ label: string; value: string | number }>;
   default?: unknown;
+  /** The default read once from a url (e.g. the current term, shown selected); a value in the page URL wins. */
+  defaultFrom?: { url: string; path?: string };
   props?: Record<string, unknown>;
 }
 
@@ -278,9 +280,7 @@ export interface PageSchema {
 }
 
 /** A dashboard filter: a query field, whose default may be read once from a url (e.g. the current term). */
-export interface DashboardFilter extends QueryFieldSchema {
-  defaultFrom?: { url: string; path?: string };
-}
+export type DashboardFilter = QueryFieldSchema;
 
 /** A value of a panel: a dot path in the panel's data (`field`), or a template (`value`, `{{ … }}` parts). */
 export interface DashboardValue {
@@ -321,6 +321,8 @@ export interface DashboardChart {
   emptyX?: string;
   /** One series per field (rows: a column of each row; an object: one value, or a pie's slices). */
   series: Array<{ name: string; field: string; type?: 'bar' | 'line' | 'area'; color?: string; scale?: number }>;
+  /** A named colour set (shared/rules.ts CHART_PALETTES, e.g. "grade") giving series without a `color` theirs by field. */
+  palette?: string;
   horizontal?: boolean;
   stack?: boolean;
   /** Rolling history: each answer adds one sample (its time on the x axis); the last N are kept. */

@@ -95,6 +95,24 @@ export const DEFAULT_GRADE_BANDS: GradeBand[] = [
   { grade: 'FAIL', label: '不合格', min: 0 },
 ];
 
+/**
+ * One colour per grade everywhere (the record form, the lists and details through the `eval_grade`
+ * dictionary, the statistics and home-page charts): the antd preset name for tags and its hex for charts.
+ */
+export const GRADE_COLOR: Record<string, { tag: string; hex: string }> = {
+  EXCELLENT: { tag: 'green', hex: '#52c41a' },
+  GOOD: { tag: 'cyan', hex: '#13c2c2' },
+  MEDIUM: { tag: 'blue', hex: '#1677ff' },
+  PASS: { tag: 'orange', hex: '#fa8c16' },
+  FAIL: { tag: 'red', hex: '#f5222d' },
+};
+/** Grade code → its default label (优秀 …). */
+export const GRADE_TEXT: Record<string, string> = Object.fromEntries(DEFAULT_GRADE_BANDS.map((b) => [b.grade, b.label]));
+/** Named colour sets a chart can use for its series by field (`chart.palette`). */
+export const CHART_PALETTES: Record<string, Record<string, string>> = {
+  grade: Object.fromEntries(Object.entries(GRADE_COLOR).map(([g, c]) => [g, c.hex])),
+};
+
 /** Validates grade bands: distinct grades, distinct lower bounds, one band starting at 0. */
 export function checkGradeBands(bands: unknown): string | null {
   if (!Array.isArray(bands) || !bands.length) return '等级划分不能为空';
@@ -232,6 +250,7 @@ export const IMP_STATUS_COLOR: Record<ImpStatus, string> = {
 /** Lecture record statuses: text and tag colour (the `record_status` dictionary is seeded from these). */
 export const RECORD_STATUS: Record<string, [text: string, color: string]> = {
   DRAFT: ['草稿', 'default'], SUBMITTED: ['已提交', 'blue'], RETURNED: ['已退回', 'red'], CONFIRMED: ['已确认', 'green'], ARCHIVED: ['已归档', 'purple'],
+  REVIEWING: ['复核中', 'orange'],
 };
 /** A lesson's sections as text: 第3-4节 (第5节 for one). */
 export const sectionsText = (a?: unknown, b?: unknown) => (a ? `第${String(a)}${b && b !== a ? `-${String(b)}` : ''}节` : '');
@@ -239,6 +258,7 @@ export const sectionsText = (a?: unknown, b?: unknown) => (a ? `第${String(a)}$
 /** What a lecture record's log says was done (the `record_log_action` dictionary is seeded from these). */
 export const RECORD_LOG_TEXT: Record<string, string> = {
   CREATE: '创建草稿', SAVE: '保存草稿', SUBMIT: '提交', RETURN: '退回', CONFIRM: '确认',
+  REPLY: '教师回复', APPEAL: '申请复核', UPHOLD: '复核：维持原评价', AMEND: '复核：修改评价',
 };
 export const IMP_ACTION_TEXT: Record<ImpAction, string> = {
   ISSUE: '下发', ACCEPT: '签收', FEEDBACK: '反馈', SUBMIT: '提交验收', REJECT: '退回', VERIFY: '验收', CLOSE: '销号', CANCEL: '撤销',

@@ -87,6 +87,10 @@ registerWidget('DialogWidgetsDemo', lazyWidget(WIDGETS.DialogWidgetsDemo[0], 'Di
 WIDGETS['cell:rate'] = [() => import('./domain/cells'), 'RateCell'];
 registerWidget('cell:rate', lazyWidget(WIDGETS['cell:rate'][0], 'RateCell'));
 
+// A notice as readable text with a button to what it is about (我的消息's 查看; the header's notice dialog uses it too).
+WIDGETS.NoticeView = [() => import('./notice/NoticeView'), 'NoticeView'];
+registerWidget('NoticeView', lazyWidget(WIDGETS.NoticeView[0], 'NoticeView'));
+
 // Statistics screens (widgets/statistics): the summary above the 听课频次/听课成绩 lists, drill-down number cells.
 WIDGETS.ReportSummary = [() => import('./statistics/ReportSummary'), 'ReportSummary'];
 WIDGETS['cell:drill'] = [() => import('./statistics/DrillCell'), 'DrillCell'];

@@ -20,6 +20,12 @@ import { PageTabs, type TabAction } from '@app/layouts/PageTabs';
 import { useDevice } from '@app/layouts/useDevice';
 import { closeMany, closeTab, refreshTab, visit, type PageTab } from '@app/layouts/tabs';
 
+
+/** A tab's address: its path with the parameters it was last opened with. */
+const urlOf = (tabs: PageTab[], key: string) => {
+  const t = tabs.find((x) => x.key === key);
+  return t ? t.pathname + t.search : key;
+};
 export function BasicLayout({ menu }: { menu: MenuNode[] }) {
   const [settings, setSettings] = useAtom(settingsAtom);
   const token = useAtomValue(tokenAtom);
@@ -41,7 +47,8 @@ export function BasicLayout({ menu }: { menu: MenuNode[] }) {
   const pathname = loc.pathname.length > 1 ? loc.pathname.replace(/\/+$/, '') : loc.pathname;
   const redirect = redirects[pathname];
   const found = redirect ? undefined : lookup(pathname);
-  const key = pathname + loc.search;
+  // One tab per screen: the same path with other parameters (a link's ?recordId=, a drill-down) reuses its tab.
+  const key = pathname;
 
   // X-Low-App-ID for routes named low-app* (SPEC §7).
   const lowApp = useRef<string | undefined>(undefined);
@@ -61,7 +68,7 @@ export function BasicLayout({ menu }: { menu: MenuNode[] }) {
     else setTabs((t) => visit(t, opened(), multipage, HOME_PATH));
     document.title = pathname === HOME_PATH ? APP_TITLE : `${found.def.title} - ${APP_TITLE}`;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, found?.def, multipage]);
+  }, [key, loc.search, found?.def, multipage]);
 
   // Auto-hide header after 100 px of scroll (needs fixed header).
   useEffect(() => {
@@ -74,7 +81,7 @@ export function BasicLayout({ menu }: { menu: MenuNode[] }) {
   const apply = useCallback((r: { tabs: PageTab[]; activate?: string; error?: string }) => {
     if (r.error) return void feedback.message.warning(r.error);
     setTabs(r.tabs);
-    if (r.activate) nav(r.activate);
+    if (r.activate) nav(urlOf(r.tabs, r.activate));
   }, [nav]);
 
   const onPick = (n: MenuNode) => {
@@ -96,7 +103,7 @@ export function BasicLayout({ menu }: { menu: MenuNode[] }) {
   const onTabAction = (k: string, action: TabAction) => {
     if (action === 'refresh') {
       setTabs((t) => refreshTab(t, k));
-      if (k !== key) nav(k);
+      if (k !== key) nav(urlOf(tabs, k));
     } else apply(closeMany(tabs, k, action, key, HOME_PATH));
   };
   const visibleTabs = tabs.some((t) => t.key === key) ? tabs : [...(multipage ? tabs : []), { key, pathname, search: loc.search, title: found.def.title, keepAlive: found.def.keepAlive, version: 0 }];
@@ -139,7 +146,7 @@ export function BasicLayout({ menu }: { menu: MenuNode[] }) {
             <PageTabs
               tabs={visibleTabs.map((t) => ({ key: t.key, title: t.key === HOME_PATH ? '首页' : t.title, closable: t.key !== HOME_PATH }))}
               activeKey={key}
-              onPick={(k) => nav(k)}
+              onPick={(k) => nav(urlOf(tabs, k))}
               onClose={(k) => apply(closeTab(tabs, k, key, HOME_PATH))}
               onAction={onTabAction}
             />

@@ -3,10 +3,11 @@ import { Badge, Button, Empty, List, Modal, Tabs, Tag } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useAtomValue } from 'jotai';
 import { useNavigate } from 'react-router-dom';
-import { API_BASE, http, withFileTokens, type Envelope } from '@core/http/client';
+import { API_BASE, http, type Envelope } from '@core/http/client';
 import { tokenAtom, userInfoAtom } from '@core/session/store';
 import { LazyPopover } from '@core/ui/LazyOverlay';
 import { arrivedEarly, takeEarly } from '@core/session/prefetch';
+import { NoticeView } from '@widgets/notice/NoticeView';
 
 /** One item of listByUser (JeecgBoot field names, `titile` sic). */
 export interface Notice {
@@ -18,6 +19,9 @@ export interface Notice {
   priority?: 'L' | 'M' | 'H';
   openType?: string;
   openPage?: string;
+  senderName?: string;
+  busType?: string;
+  msgCategory?: string;
 }
 
 interface NoticeList {
@@ -95,34 +99,20 @@ function useNoticeSocket(userId: string | undefined, token: string, onPush: () =
   }, [userId, token]);
 }
 
+/** A notice opened from the header: readable text, the sender's real name, a button to what it is about. */
 export function NoticeDetail({ notice, onClose }: { notice: Notice; onClose: () => void }) {
-  const nav = useNavigate();
-  const goHandle = () => {
-    onClose();
-    if (notice.openPage) nav(notice.openPage);
-  };
   return (
-    <Modal
-      open
-      title="通知消息"
-      width={800}
-      onCancel={onClose}
-      footer={[
-        <Button key="close" onClick={onClose}>关闭</Button>,
-        ...(notice.openType === 'url' && notice.openPage ? [<Button key="go" type="primary" onClick={goHandle}>去处理</Button>] : []),
-      ]}
-    >
-      <div data-testid="notice-detail">
-        <h3 style={{ textAlign: 'center' }}>{notice.titile}</h3>
-        <div style={{ textAlign: 'center', color: '#888', marginBottom: 12 }}>
-          <span style={{ marginRight: 16 }}>发布人：{notice.sender ?? ''}</span>
-          <span>发布时间：{notice.sendTime ?? ''}</span>
-        </div>
-        {/* The body is sanitised by the server when it is saved (xss whitelist). */}
-        <div className="notice-body" dangerouslySetInnerHTML={{ __html: withFileTokens(notice.msgContent ?? '') }} />
-      </div>
+    <Modal open title="通知消息" width={720} onCancel={onClose} footer={[<Button key="close" onClick={onClose}>关闭</Button>]}>
+      <NoticeView record={notice} onClose={onClose} />
     </Modal>
   );
+}
+
+/** The tab of the newest unread message: 系统消息 (records, tasks) when it is newer than the newest 通知. */
+export function newestTab(d: Pick<NoticeList, 'anntMsgList' | 'sysMsgList'>): 'annt' | 'sys' {
+  const a = d.anntMsgList[0]?.sendTime ?? '';
+  const m = d.sysMsgList[0]?.sendTime ?? '';
+  return m > a ? 'sys' : 'annt';
 }
 
 /** Header notice centre (SPEC §2): bell with the unread count, 300-wide popover with two tabs. */
@@ -200,10 +190,18 @@ export function NoticeCenter() {
     );
 
   const total = data.anntMsgTotal + data.sysMsgTotal;
+  // The popover opens on the tab holding the newest unread message (a new record's notice is what one sees first).
+  const [tab, setTab] = useState('annt');
+  const onOpenChange = (o: boolean) => {
+    if (o) setTab(newestTab(data));
+    setOpen(o);
+  };
   const content = (
     <div style={{ width: 300 }}>
       <Tabs
         centered
+        activeKey={tab}
+        onChange={setTab}
         items={[
           { key: 'annt', label: `通知(${data.anntMsgTotal})`, children: list(data.anntMsgList) },
           { key: 'sys', label: `系统消息(${data.sysMsgTotal})`, children: list(data.sysMsgList) },
@@ -226,7 +224,7 @@ export function NoticeCenter() {
 
   return (
     <>
-      <LazyPopover content={content} placement="bottomRight" open={open} onOpenChange={setOpen} arrow={false}>
+      <LazyPopover content={content} placement="bottomRight" open={open} onOpenChange={onOpenChange} arrow={false}>
         <span className="header-action" role="button" aria-label="消息通知" data-testid="notice-bell">
           <Badge count={total} size="small" data-testid="notice-badge">
             <BellOutlined style={{ fontSize: 16 }} />

@@ -18,8 +18,9 @@ export function visit(tabs: PageTab[], tab: Omit<PageTab, 'version'>, multipage:
   if (!multipage) return [{ ...tab, version: i >= 0 ? tabs[i]!.version : 0 }];
   if (i >= 0) {
     const old = tabs[i]!;
-    // Home with keepAlive off reloads on every visit.
-    const version = tab.key === homeKey && !tab.keepAlive ? old.version + 1 : old.version;
+    // Home with keepAlive off reloads on every visit; the same screen opened with other parameters
+    // (one tab per path) is drawn again with them.
+    const version = (tab.key === homeKey && !tab.keepAlive) || old.search !== tab.search ? old.version + 1 : old.version;
     if (old.title === tab.title && old.keepAlive === tab.keepAlive && version === old.version) return tabs;
     return tabs.map((t, j) => (j === i ? { ...tab, version } : t));
   }

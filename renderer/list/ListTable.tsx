@@ -13,6 +13,16 @@ import type { ListController, ShownAction } from './useListController';
 const DEFAULT_ELLIPSIS = 25;
 const showTotal = (total: number, range: [number, number]) => `${range[0]}-${range[1]} 共${total}条`;
 
+/** A cell's text (its dictionary text, else its value): what fitWidth measures. */
+function cellText(c: ColumnSchema, dicts: Record<string, DictOption[]>): (v: unknown, r: Row) => string {
+  if (c.widget === 'cell:yn') return (v) => (v === undefined || v === null || v === '' ? '' : '是');
+  if (!c.dict) return (v) => (v === undefined || v === null ? '' : String(v));
+  return (v, r) => {
+    const t = r[`${c.dataIndex}_dictText`];
+    return t !== undefined && t !== null ? String(t) : dictText(dicts[c.dict!], v);
+  };
+}
+
 function renderCell(c: ColumnSchema, dicts: Record<string, DictOption[]>): ((v: unknown, r: Row) => ReactNode) | undefined {
   const W = c.widget ? getWidget(c.widget) : undefined;
   if (W) return (v, r) => <W value={v} record={r} {...c.widgetProps} />;
@@ -35,6 +45,32 @@ function renderCell(c: ColumnSchema, dicts: Record<string, DictOption[]>): ((v: 
     );
   };
 }
+
+/** Drawn width of text in the table's 14 px font: a CJK character 14 px, anything else about 8. */
+export function textWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) w += ch.codePointAt(0)! >= 0x2e80 ? 14 : 8;
+  return w;
+}
+const CELL_PADDING = 21; // a middle-size cell: 8 px each side, the border and a little air
+const SORTER = 22;
+const SAMPLE = 50;
+
+/**
+ * A column's width: as wide as its title and the widest of the first rows need, at most its declared
+ * width (a declared width is a ceiling, not a size: a list of many columns fits its key ones on a
+ * 1280 px screen). A widget cell whose text cannot be known keeps its declared width; before any row,
+ * the declared width.
+ */
+export function fitWidth(c: ColumnSchema, rows: Row[], text: (v: unknown, r: Row) => string): number | undefined {
+  if (!c.width || !rows.length || (c.widget && !FIT_WIDGETS.has(c.widget))) return c.width;
+  const head = textWidth(c.title) + (c.sorter ? SORTER : 0) + CELL_PADDING;
+  let body = 0;
+  for (const r of rows.slice(0, SAMPLE)) body = Math.max(body, textWidth(text(r[c.dataIndex], r)) + CELL_PADDING + (c.widget ? 16 : 0));
+  return Math.min(c.width, Math.max(head, body));
+}
+/** Cell widgets drawing (a tag of) their value's text: their width follows it. */
+const FIT_WIDGETS = new Set(['cell:yn', 'cell:tag']);
 
 /** The pager under the table: the server's pages, or (static `data`) the table's own. */
 function listPagination(ctl: ListController): DataTableProps['pagination'] {
@@ -74,7 +110,7 @@ export function ListTable({ ctl }: { ctl: ListController }) {
         key: c.dataIndex,
         dataIndex: c.dataIndex,
         title: c.title,
-        width: c.width,
+        width: fitWidth(c, rows, cellText(c, dicts)),
         fixed: c.fixed,
         align: c.align ?? 'center',
         sorter: !!c.sorter,
@@ -93,7 +129,7 @@ export function ListTable({ ctl }: { ctl: ListController }) {
       });
     }
     return cols;
-  }, [schema, hidden, sort, dicts, rowActions, shownActions, actionWidth, cond, run]);
+  }, [schema, hidden, sort, dicts, rows, rowActions, shownActions, actionWidth, cond, run]);
 
   const phone = useIsPhone();
   const cards = phone && schema.phoneView === 'cards' && !tree;

@@ -1,4 +1,4 @@
-import { memo, useMemo, useState, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button, Col, Form, Input, InputNumber, Row, Select, Space } from 'antd';
 import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import type { DictOption } from '@core/dict';
@@ -56,6 +56,11 @@ export const QueryForm = memo(function QueryForm(props: {
   const [form] = Form.useForm();
   const [open, setOpen] = useState(false);
   const initial = useMemo(() => Object.fromEntries(props.fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])), [props.fields]);
+  // A default known later (`defaultFrom`: the current term) fills its field unless the user changed it.
+  useEffect(() => {
+    const later = Object.fromEntries(Object.entries(initial).filter(([k]) => !form.isFieldTouched(k) && form.getFieldValue(k) === undefined));
+    if (Object.keys(later).length) form.setFieldsValue(later);
+  }, [initial, form]);
   const shown = open ? props.fields : props.fields.slice(0, props.visibleCount);
   return (
     <Form form={form} initialValues={initial} onFinish={props.onSearch} className="schema-query" style={{ marginBottom: 16 }}>
@@ -77,6 +82,7 @@ export const QueryForm = memo(function QueryForm(props: {
               icon={<ReloadOutlined aria-hidden />}
               onClick={() => {
                 form.resetFields();
+                form.setFieldsValue(initial);
                 props.onReset();
               }}
             >

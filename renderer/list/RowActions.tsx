@@ -8,15 +8,18 @@ import { fillText } from '../template';
 
 /**
  * The action column's width: its links (and 更多) on one line as the widest row of the page shows them
- * (14 px per character, 21 px per separator, cell padding), at least 150 px. Actions with a `visible`
+ * (14 px per character, 21 px per separator, cell padding), at least 80 px. Actions with a `visible`
  * condition (a workflow's per-status steps) count only on the rows they appear on; before any row, the
- * unconditional ones.
+ * unconditional ones. No wider than its buttons: a pinned column wider than its links hides the data
+ * columns beside it.
  */
+const MIN_ACTION_WIDTH = 80; // the 操作 title and one link
+
 export function actionColumnWidth(actions: ActionSchema[], rows: Row[], shown: (r: Row) => ActionSchema[]): number {
   const width = (list: ActionSchema[]) => {
     const inline = list.filter((a) => !a.dropdown).map((a) => a.label.length);
     if (list.some((a) => a.dropdown)) inline.push(3); // 更多 and its arrow
-    return Math.max(150, inline.reduce((w, n) => w + n * 14, 0) + (inline.length - 1) * 21 + 34);
+    return Math.max(MIN_ACTION_WIDTH, inline.reduce((w, n) => w + n * 14, 0) + (inline.length - 1) * 21 + 34);
   };
   if (!actions.some((a) => a.visible !== undefined)) return width(actions);
   if (!rows.length) return width(actions.filter((a) => a.visible === undefined));

@@ -24,10 +24,14 @@ import type { SortOrder } from '../DataTable';
  * composes them.
  */
 
-type ListResult = { records: Row[]; total: number | string } | Row[];
+/** A list answer; `filters`: what the server applied (a drill-down's 学期, 教师 …), shown above the rows. */
+export type AppliedFilter = { label: string; text: string };
+type ListResult = { records: Row[]; total: number | string; filters?: AppliedFilter[] } | Row[];
 /** A list answer's rows and total (a plain array answers both). */
 const listAnswer = (res: ListResult | undefined) =>
-  Array.isArray(res) ? { records: res, count: res.length } : { records: res?.records ?? [], count: Number(res?.total ?? 0) };
+  Array.isArray(res)
+    ? { records: res, count: res.length, filters: undefined }
+    : { records: res?.records ?? [], count: Number(res?.total ?? 0), filters: Array.isArray(res?.filters) ? res.filters : undefined };
 export type FormMode = 'add' | 'edit' | 'detail';
 /** An action as the page shows it: `denied` when the user lacks its permission (drawn disabled). */
 export type ShownAction = ActionSchema & { denied?: boolean };
@@ -93,6 +97,7 @@ export function useListController({ pageId, schema, params: bound }: Pick<PageKi
   });
   const [rows, setRows] = useState<Row[]>(() => (known && tree ? known.records.map(tree.mark) : (known?.records ?? [])));
   const [total, setTotal] = useState(known?.count ?? 0);
+  const [applied, setApplied] = useState<AppliedFilter[] | undefined>(known?.filters);
   const [loading, setLoading] = useState(false);
   const [current, setCurrent] = useState(1);
   // `?pageSize=N` in the page's URL opens it at N rows when N is one of the schema's page sizes.
@@ -196,7 +201,7 @@ export function useListController({ pageId, schema, params: bound }: Pick<PageKi
         if (!quiet) message.warning(r.message);
         return;
       }
-      const { records, count } = listAnswer(r.result);
+      const { records, count, filters } = listAnswer(r.result);
       // The page no longer exists (e.g. after a delete emptied it): step back.
       if (!records.length && count > 0 && current > 1) {
         setCurrent(Math.max(1, Math.ceil(count / pageSize)));
@@ -204,6 +209,7 @@ export function useListController({ pageId, schema, params: bound }: Pick<PageKi
       }
       setRows(tree ? records.map(tree.mark) : records);
       setTotal(count);
+      setApplied(filters);
     } catch {
       // HTTP errors are reported by the client's interceptors (SPEC §8); the page stays usable.
     } finally {
@@ -220,20 +226,21 @@ export function useListController({ pageId, schema, params: bound }: Pick<PageKi
   loadNow.current = load;
   useEffect(() => (schema.poll ? startPolling(() => loadNow.current(true), schema.poll * 1000) : undefined), [schema.poll]);
 
-  // `form.prefill`: a link like /improvement/task?recordId=… opens 新增 pre-filled (once per URL); with
-  // several parameters the first one the URL has is used.
+  // `form.prefill`: a link like /improvement/task?recordId=… opens 新增 pre-filled (once per URL).
   const prefill = schema.form?.prefill;
-  const [prefillParam, prefillKey] = useMemo(() => {
+  // Every listed parameter the URL has goes to the prefill url (a lesson: scheduleId and lectureDate).
+  const prefillKey = useMemo(() => {
     const sp = new URLSearchParams(urlSearch);
-    const p = [prefill?.param ?? []].flat().find((k) => sp.get(k));
-    return p ? [p, sp.get(p)] : [undefined, null];
+    const given = [prefill?.param ?? []].flat().filter((k) => sp.get(k));
+    return given.length ? JSON.stringify(Object.fromEntries(given.map((k) => [k, sp.get(k)]))) : null;
   }, [prefill, urlSearch]);
   useEffect(() => {
-    if (!prefill || !prefillParam || !prefillKey) return;
+    if (!prefill || !prefillKey) return;
+    const given = JSON.parse(prefillKey) as Record<string, string>;
     let live = true;
     void (async () => {
-      if (!prefill.url) return setForm({ mode: 'add', record: { [prefillParam]: prefillKey } });
-      const r = await http.get<Row>(prefill.url, { [prefillParam]: prefillKey });
+      if (!prefill.url) return setForm({ mode: 'add', record: given });
+      const r = await http.get<Row>(prefill.url, given);
       if (!live) return;
       if (r.success && r.result) setForm({ mode: 'add', record: r.result });
       else message.warning(r.message);
@@ -241,7 +248,35 @@ export function useListController({ pageId, schema, params: bound }: Pick<PageKi
     return () => {
       live = false;
     };
-  }, [prefill, prefillParam, prefillKey, message]);
+  }, [prefill, prefillKey, message]);
+
+  // `defaultFrom` query fields (the current term): read once and shown selected in the query form; a value
+  // in the page URL (a drill-down's) wins. The first page was asked without it (the server's own default).
+  const [fetched, setFetched] = useState<Record<string, unknown>>({});
+  useEffect(() => {
+    const from = queryFields.filter((f) => f.defaultFrom);
+    if (!from.length) return;
+    const sp = new URLSearchParams(urlSearch);
+    let live = true;
+    void Promise.all(
+      from.map(async (f) => {
+        if (sp.get(f.name)) return [f.name, sp.get(f.name)] as const;
+        const r = await http.get<unknown>(f.defaultFrom!.url).catch(() => undefined);
+        const v = (f.defaultFrom!.path ?? '').split('.').filter(Boolean).reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Row)[k] : undefined), r?.success ? r.result : undefined);
+        return [f.name, v] as const;
+      }),
+    ).then((list) => {
+      const values = Object.fromEntries(list.filter(([, v]) => v !== undefined && v !== null && v !== ''));
+      if (!live || !Object.keys(values).length) return;
+      setFetched(values);
+      setQuery((q) => ({ ...queryParams(queryFields, values), ...q }));
+    });
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- read once per page
+  }, [queryFields]);
+  const shownQueryFields = useMemo(() => queryFields.map((f) => (f.name in fetched ? { ...f, default: fetched[f.name] } : f)), [queryFields, fetched]);
 
   const search = useCallback(
     (values: Record<string, unknown>) => {
@@ -252,11 +287,11 @@ export function useListController({ pageId, schema, params: bound }: Pick<PageKi
     [queryFields],
   );
   const reset = useCallback(() => {
-    setQuery(queryParams(queryFields, Object.fromEntries(queryFields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default]))));
+    setQuery(queryParams(queryFields, Object.fromEntries(shownQueryFields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default]))));
     setSuperQuery({});
     setCurrent(1);
     setSelected([]);
-  }, [queryFields]);
+  }, [queryFields, shownQueryFields]);
   /** The advanced query's answer (JSuperQuery): its rows as the list's `superQueryParams`, from the first page. */
   const superSearch = (conditions: unknown[], matchType: string) => {
     setSuperQuery(conditions.length ? { superQueryParams: encodeURI(JSON.stringify(conditions)), superQueryMatchType: matchType } : {});
@@ -306,6 +341,23 @@ export function useListController({ pageId, schema, params: bound }: Pick<PageKi
     openForm: (mode, record) => setForm({ mode, record: mode === 'add' ? { ...bound, ...record } : record }),
     remove,
   }));
+  // `?open=<id>` (a notice's 查看 button): the list opens that record's detail — its `detail` row action,
+  // else the first of type detail or page — once per URL.
+  const openId = useMemo(() => new URLSearchParams(urlSearch).get('open'), [urlSearch]);
+  useEffect(() => {
+    const a = rowActions.find((x) => x.key === 'detail') ?? rowActions.find((x) => x.type === 'detail' || x.type === 'page');
+    if (!openId || !urls.queryById || !a) return;
+    let live = true;
+    void http.get<Row>(urls.queryById, { id: openId }).then((r) => {
+      if (!live) return;
+      if (r.success && r.result) void run(a, r.result);
+      else message.warning(r.message || '未找到对应记录');
+    });
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per URL, not again when the actions' conditions change
+  }, [openId]);
   /** A batch action from the 批量操作 menu: with `confirm` it asks first, like a row action does (batchDelete asks in its handler). */
   const runBatch = (a: ShownAction) => {
     if (a.confirm && a.type !== 'batchDelete') modal.confirm({ title: '确认操作', content: a.confirm, onOk: () => run(a) });
@@ -333,7 +385,8 @@ export function useListController({ pageId, schema, params: bound }: Pick<PageKi
     pageId,
     schema,
     rowKey,
-    queryFields,
+    queryFields: shownQueryFields,
+    applied,
     dicts,
     pageSizes,
     tree,

@@ -9,7 +9,7 @@ import { deleteRows, getRow, hookContext, inTransaction, listRows, saveRow } fro
 import { BizError, Forbidden, ok } from '../http/envelope.js';
 import { allows } from '../http/guard.js';
 import { newId, now } from '../util.js';
-import { notifyDomain } from './notify.js';
+import { notifyDomain, targetOf as noticeTarget } from './notify.js';
 import { noticeHtml } from '../sys/notice-text.js';
 import { nextNo } from './numbering.js';
 import { IMP_ACTION_TEXT, IMP_STATUS_TEXT, IMP_TRANSITIONS, isOverdue, nextStatus, SUBTASK_FINISHED, type ImpAction, type ImpStatus } from '../../shared/rules.js';
@@ -69,6 +69,12 @@ async function userOrg(db: DB, userId: unknown): Promise<string | null> {
   return (u.org_code as string | null) ?? null;
 }
 
+/** A lecture record raises one improvement task (a cancelled one does not count). */
+async function refuseSecondTask(db: DB, recordId: string) {
+  const open = await db.selectFrom('imp_task').select('task_no').where('source_id', '=', recordId).where('status', '<>', 'CANCELLED').executeTakeFirst();
+  if (open) throw new BizError(`该听课记录已发起整改任务（${str(open.task_no)}），不能重复发起`);
+}
+
 function visibleTasks(u: SessionUser, alias = 't') {
   const c = (col: string) => sql.ref(`${alias}.${col}`);
   const s = scopeOf(u);
@@ -105,8 +111,11 @@ export function registerImprovementHooks() {
           if (!item) throw new BizError('来源审核要点不存在');
           row.termId = (await currentTerm(h.db))?.id ?? null;
         } else if (row.sourceId) {
+          // Lock the record: two saves of the same 发起整改 form cannot both pass the duplicate check.
+          await sql`select 1 from sup_lecture_record where id = ${str(row.sourceId)} for update`.execute(h.db);
           const rec = await h.db.selectFrom('sup_lecture_record').select(['term_id', 'status']).where('id', '=', str(row.sourceId)).executeTakeFirst();
           if (!rec || rec.status === 'DRAFT') throw new BizError('来源听课记录不存在或未提交');
+          await refuseSecondTask(h.db, str(row.sourceId));
           row.termId = rec.term_id;
         }
       }
@@ -250,6 +259,8 @@ export async function transition(ctx: ServerContext, req: FastifyRequest, kind: 
         title: `${kind === 'task' ? '整改任务' : '整改子任务'}“${str(row.title)}”${IMP_ACTION_TEXT[action]}：${IMP_STATUS_TEXT[next.to]}`,
         content: noticeHtml`${u.realname} ${IMP_ACTION_TEXT[action]}了${kind === 'task' ? '整改任务' : '子任务'}“${str(row.title)}”` + (comment ? noticeHtml`，意见：${comment}` : ''),
         busType: kind === 'task' ? 'imp_task' : 'imp_subtask', busId: str(row.id), sender: u.username,
+        // A person named responsible for a task works on it in 我的整改任务.
+        ...(kind === 'task' && side === 'issuer' && t.handlerId ? { openPage: noticeTarget('imp_task', str(row.id), '/improvement/myTask') } : {}),
       }),
     );
     return (await getRow(hookContext(ctx, req, entity, trx), str(row.id), trx))!;
@@ -322,6 +333,11 @@ export async function registerImprovement(api: FastifyInstance, ctx: ServerConte
     });
   }
 
+  /** 我的整改任务: the tasks one is named responsible for (within what one may see). */
+  api.get('/improvement/task/mine', { config: { auth: 'improvement:task:list' } }, async (req) =>
+    ok(await listRows(hookContext(ctx, req, 'imp_task'), { ...q(req), respPersonId: req.user!.id })),
+  );
+
   /** Pre-filled values for a subtask split from a task (the 分解 link of the task screen). */
   api.get('/improvement/subtask/prefill', { config: { auth: 'improvement:subtask:add' } }, async (req) => {
     const task = await getRow(hookContext(ctx, req, 'imp_task'), q(req).taskId);
@@ -343,6 +359,7 @@ export async function registerImprovement(api: FastifyInstance, ctx: ServerConte
     }
     const rec = await getRow(hookContext(ctx, req, 'sup_lecture_record'), q(req).recordId);
     if (!rec) throw new BizError('未找到对应听课记录');
+    await refuseSecondTask(ctx.db, str(rec.id));
     // The teacher's college is responsible (its secretary or leader accepts and splits the work);
     // the college is the second level of the department tree (orgCode of 6 characters).
     const org = await ctx.db.selectFrom('sys_user').select('org_code').where('id', '=', str(rec.teacherId)).executeTakeFirst();
@@ -357,7 +374,8 @@ export async function registerImprovement(api: FastifyInstance, ctx: ServerConte
       title: `${str(rec.teacherName)}《${str(rec.courseName)}》听课问题整改`,
       source: 'LECTURE', sourceId: rec.id, termId: rec.termId, category: 'METHOD', severity: 'NORMAL',
       description: str(rec.problems) || '听课发现的问题', requirement: str(rec.suggestions) || '',
-      respPersonId: null, respDepartId: college?.id ?? null, deadline: dayjs().add(30, 'day').format('YYYY-MM-DD'),
+      // The observed teacher is responsible, within their college.
+      respPersonId: str(rec.teacherId) || null, respPersonId_dictText: str(rec.teacherName) || undefined, respDepartId: college?.id ?? null, deadline: dayjs().add(30, 'day').format('YYYY-MM-DD'),
     });
   });
 }

@@ -10,7 +10,15 @@ export interface DomainNotice {
   busType: 'lecture_record' | 'imp_task' | 'imp_subtask' | 'lab_reservation';
   busId: string;
   sender: string;
+  /** Where the notice's button leads (a screen with `?open=<id>`); by default the business type's own screen. */
+  openPage?: string;
 }
+
+/** The screen that opens a record of each business type (`?open=<id>`: the list opens that row's detail). */
+const TARGET: Record<DomainNotice['busType'], string> = {
+  lecture_record: '/supervisor/lectureRecord', imp_task: '/improvement/task', imp_subtask: '/improvement/subtask', lab_reservation: '/lab/reservation',
+};
+export const targetOf = (busType: DomainNotice['busType'], id: string, path = TARGET[busType]) => `${path}?open=${encodeURIComponent(id)}`;
 
 /**
  * Notifies users of a domain event: a system message in the announcement tables (read through the
@@ -27,7 +35,7 @@ export async function notifyDomain(ctx: ServerContext, db: DB, userIds: string[]
     .values({
       id, titile: n.title.slice(0, 100), msg_content: n.content, msg_abstract: n.content.slice(0, 200), sender: n.sender, priority: 'M',
       msg_category: '2', msg_type: 'USER', send_status: '1', send_time: t, start_time: t, del_flag: '0', user_ids: to.join(',') + ',',
-      bus_type: n.busType, bus_id: n.busId, tenant_id: 0, create_by: n.sender, create_time: t,
+      bus_type: n.busType, bus_id: n.busId, open_type: 'url', open_page: n.openPage ?? targetOf(n.busType, n.busId), tenant_id: 0, create_by: n.sender, create_time: t,
     })
     .execute();
   await db.insertInto('sys_announcement_send').values(to.map((u) => ({ id: newId(), annt_id: id, user_id: u, read_flag: '0' }))).execute();

@@ -10,7 +10,7 @@ import { applicableIndexSet, getTerm, loadIndexSet } from './base.js';
 import { notifyDomain } from './notify.js';
 import { noticeHtml } from '../sys/notice-text.js';
 import { nextRecordNo } from './numbering.js';
-import { gradeOf, RuleError, scoreRecord, sectionsText, weekdayOf, weekOf, type ScoreInput } from '../../shared/rules.js';
+import { GRADE_TEXT, gradeOf, RuleError, scoreRecord, sectionsText, weekdayOf, weekOf, type ScoreInput } from '../../shared/rules.js';
 import { recordVisibility, scopeOf, subtree } from './scope.js';
 import { entityFileOwner, registerFileOwner } from '../sys/file-access.js';
 
@@ -19,6 +19,8 @@ const P = 'supervisor:lectureRecord';
 /** Whether an observed teacher sees who observed them (a university policy; default shown). */
 const SHOW_LISTENER_TO_TEACHER = process.env.LECTURE_SHOW_LISTENER !== 'false';
 const EDITABLE = ['DRAFT', 'RETURNED'];
+/** Statuses in which the observed teacher can answer a record (reply, ask for a review). */
+const ANSWERABLE = ['SUBMITTED', 'CONFIRMED'];
 
 /** Work done in beforeSave that afterSave finishes (scores to write, who to notify). */
 const pending = new WeakMap<Row, { scores: Map<string, number>; submitted: boolean; mode: 'add' | 'edit'; from: string | null }>();
@@ -150,6 +152,29 @@ async function logRecord(db: DB, recordId: string, action: string, from: string 
       comment: comment || null, action_time: now(), seq: sql`(select coalesce(max(seq), 0) + 1 from sup_record_log where record_id = ${recordId})`,
     })
     .execute();
+}
+
+/** The listener of a record (read raw: an anonymous record hides it from the teacher's view of the row). */
+async function listenerOf(db: DB, id: string): Promise<string> {
+  return str((await db.selectFrom(E).select('listener_id').where('id', '=', id).executeTakeFirst())?.listener_id);
+}
+
+/** The quality office: active users whose roles grant the review button. */
+async function reviewers(db: DB): Promise<string[]> {
+  const rows = await db
+    .selectFrom('sys_user_role as ur')
+    .innerJoin('sys_role_permission as rp', 'rp.role_id', 'ur.role_id')
+    .innerJoin('sys_permission as p', 'p.id', 'rp.permission_id')
+    .innerJoin('sys_user as u', 'u.id', 'ur.user_id')
+    .select('ur.user_id')
+    .distinct()
+    .where('p.perms', '=', `${P}:review`)
+    .where('p.del_flag', '=', 0)
+    .where('p.status', '=', '1')
+    .where('u.del_flag', '=', 0)
+    .where('u.status', '=', 1)
+    .execute();
+  return rows.map((r) => str(r.user_id));
 }
 
 /** Websocket pushes to send once a request's transaction has committed (dropped if it fails). */
@@ -389,6 +414,108 @@ export async function registerLectureRecords(api: FastifyInstance, ctx: ServerCo
       if (Number(done.numUpdatedRows)) await logRecord(trx, id, 'CONFIRM', 'SUBMITTED', 'CONFIRMED', req.user!, feedback);
     });
     return ok(await visible(ctx, req, id), '已确认');
+  });
+
+  /** The observed teacher answers a submitted or confirmed record; the text is kept in its log and sent to the listener. */
+  api.post(`/supervisor/lectureRecord/reply`, { config: { auth: `${P}:feedback` } }, async (req) => {
+    const id = str(q(req).id || body(req).id);
+    const content = str(body(req).content).trim();
+    if (!content) throw new BizError('请填写回复内容');
+    if (content.length > 2000) throw new BizError('回复内容最多2000个字符');
+    const rec = await visible(ctx, req, id);
+    if (rec.teacherId !== req.user!.id) throw new BizError('只有被听课教师本人可以回复');
+    if (!ANSWERABLE.includes(str(rec.status))) throw new BizError('只能回复已提交或已确认的听课记录');
+    await inTransaction(ctx.db, async (trx) => {
+      await logRecord(trx, id, 'REPLY', str(rec.status), str(rec.status), req.user!, content);
+      later(req, await notifyDomain(ctx, trx, [await listenerOf(trx, id)], {
+        title: `听课记录 ${str(rec.recordNo)} 有教师回复`, content: noticeHtml`${str(rec.teacherName)}回复：${content}`, busType: 'lecture_record', busId: id, sender: req.user!.username,
+      }));
+    });
+    await flushPushes(req);
+    return ok(await visible(ctx, req, id), '已回复');
+  });
+
+  /** The observed teacher asks for a review (申诉 / 复核) with a reason: once per record; the listener and the quality office are notified. */
+  api.post(`/supervisor/lectureRecord/appeal`, { config: { auth: `${P}:feedback` } }, async (req) => {
+    const id = str(q(req).id || body(req).id);
+    const reason = str(body(req).reason).trim();
+    if (!reason) throw new BizError('请填写申请复核的理由');
+    if (reason.length > 2000) throw new BizError('复核理由最多2000个字符');
+    const rec = await visible(ctx, req, id);
+    if (rec.teacherId !== req.user!.id) throw new BizError('只有被听课教师本人可以申请复核');
+    // One open review at a time: a new one only once the last has been decided.
+    if (rec.status === 'REVIEWING') throw new BizError('该听课记录正在复核中，请等待复核结果');
+    if (!ANSWERABLE.includes(str(rec.status))) throw new BizError('只能对已提交或已确认的听课记录申请复核');
+    await inTransaction(ctx.db, async (trx) => {
+      const done = await trx.updateTable(E).set({ status: 'REVIEWING', update_by: req.user!.username, update_time: now() }).where('id', '=', id).where('status', '=', str(rec.status)).executeTakeFirst();
+      if (!Number(done.numUpdatedRows)) throw new BizError('听课记录状态已变化，请刷新后重试');
+      await logRecord(trx, id, 'APPEAL', str(rec.status), 'REVIEWING', req.user!, reason);
+      const office = await reviewers(trx);
+      later(req, await notifyDomain(ctx, trx, [await listenerOf(trx, id), ...office].filter((u) => u !== req.user!.id), {
+        title: `听课记录 ${str(rec.recordNo)} 申请复核`,
+        content: noticeHtml`${str(rec.teacherName)}对 ${str(rec.lectureDate)} 《${str(rec.courseName)}》的听课记录（${str(rec.recordNo)}）申请复核。理由：${reason}`,
+        busType: 'lecture_record', busId: id, sender: req.user!.username,
+      }));
+    });
+    await flushPushes(req);
+    return ok(await visible(ctx, req, id), '已申请复核');
+  });
+
+  /**
+   * The listener or the quality office (the `review` button) decides a review: UPHOLD keeps the record, AMEND replaces its scores (total and grade
+   * recomputed by the scoring rules) and, when given, its comments. The record goes back to the status it had
+   * before the appeal; the decision is logged and the teacher (and, for an amendment, the listener) notified.
+   */
+  api.post(`/supervisor/lectureRecord/review`, { config: { auth: [`${P}:review`, `${P}:add`] } }, async (req) => {
+    const b = body(req);
+    const id = str(q(req).id || b.id);
+    const decision = str(b.decision);
+    const opinion = str(b.opinion).trim();
+    if (decision !== 'UPHOLD' && decision !== 'AMEND') throw new BizError('请选择复核结论：维持或修改');
+    if (!opinion) throw new BizError('请填写复核意见');
+    if (opinion.length > 2000) throw new BizError('复核意见最多2000个字符');
+    const rec = await visible(ctx, req, id);
+    if (rec.status !== 'REVIEWING') throw new BizError('该听课记录不在复核中');
+    if (rec.teacherId === req.user!.id) throw new BizError('不能复核自己的听课记录');
+    const listener = await listenerOf(ctx.db, id);
+    if (listener !== req.user!.id && !req.user!.perms.has(`${P}:review`)) throw new BizError('只有听课人或质量办可以复核该听课记录');
+    const appeal = await ctx.db.selectFrom('sup_record_log').select('from_status').where('record_id', '=', id).where('action', '=', 'APPEAL').orderBy('seq', 'desc').executeTakeFirst();
+    const back = ANSWERABLE.includes(str(appeal?.from_status)) ? str(appeal!.from_status) : 'SUBMITTED';
+    const patch: Record<string, unknown> = { status: back, update_by: req.user!.username, update_time: now() };
+    let scores: Map<string, number> | undefined;
+    let change = '';
+    if (decision === 'AMEND') {
+      const set = await loadIndexSet(ctx.db, str(rec.indexSetId));
+      const list = Array.isArray(b.indexScoreList) ? (b.indexScoreList as ScoreInput[]) : await scoresOf(ctx.db, id);
+      scores = validScores(set.leaves, list, true);
+      const total = Math.round([...scores.values()].reduce((x, y) => x + y, 0) * 100) / 100;
+      const grade = gradeOf(total, set.bands).grade;
+      Object.assign(patch, { total_score: total, grade });
+      const texts: string[] = [];
+      for (const [k, col, label] of [['strengths', 'strengths', '优点'], ['problems', 'problems', '存在问题'], ['suggestions', 'suggestions', '改进建议']] as const) {
+        if (typeof b[k] !== 'string') continue;
+        const v = (b[k] as string).trim();
+        if (v.length > 2000) throw new BizError(`${label}最多2000个字符`);
+        if (v === str(rec[k]).trim()) continue;
+        patch[col] = v || null;
+        texts.push(label);
+      }
+      change = `总分 ${Number(rec.totalScore ?? 0)} → ${total}，等级 ${GRADE_TEXT[str(rec.grade)] ?? (str(rec.grade) || '—')} → ${GRADE_TEXT[grade] ?? grade}${texts.length ? `；修改了${texts.join('、')}` : ''}`;
+    }
+    await inTransaction(ctx.db, async (trx) => {
+      const done = await trx.updateTable(E).set(patch).where('id', '=', id).where('status', '=', 'REVIEWING').executeTakeFirst();
+      if (!Number(done.numUpdatedRows)) throw new BizError('听课记录状态已变化，请刷新后重试');
+      if (scores) await writeScores(hookContext(ctx, req, E, trx), { id, indexSetId: rec.indexSetId }, scores);
+      await logRecord(trx, id, decision, 'REVIEWING', back, req.user!, change ? `${opinion}（${change}）` : opinion);
+      const outcome = decision === 'UPHOLD' ? '维持原评价' : `修改评价：${change}`;
+      later(req, await notifyDomain(ctx, trx, [str(rec.teacherId), listener].filter((u) => u !== req.user!.id), {
+        title: `听课记录 ${str(rec.recordNo)} 复核结果：${decision === 'UPHOLD' ? '维持原评价' : '已修改评价'}`,
+        content: noticeHtml`您对 ${str(rec.lectureDate)} 《${str(rec.courseName)}》听课记录（${str(rec.recordNo)}）的复核申请已处理：${outcome}。复核意见：${opinion}`,
+        busType: 'lecture_record', busId: id, sender: req.user!.username,
+      }));
+    });
+    await flushPushes(req);
+    return ok(await visible(ctx, req, id), '复核完成');
   });
 
   /** The index form of a lesson: the published index system that applies to the task's course. */

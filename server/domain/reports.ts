@@ -9,7 +9,7 @@ import { buildXlsx, XLSX_TYPE } from '../crud/excel.js';
 import { attachment } from '../crud/routes.js';
 import type { EntitySchema, FieldType } from '../crud/entity-types.js';
 import { applicableIndexSet, termOrCurrent } from './base.js';
-import { DEFAULT_GRADE_BANDS, DONE_STATUSES, gradeOf, round2, type GradeBand } from '../../shared/rules.js';
+import { DEFAULT_GRADE_BANDS, DONE_STATUSES, GRADE_TEXT, gradeOf, round2, type GradeBand } from '../../shared/rules.js';
 import { scopeOf, subtree } from './scope.js';
 
 /**
@@ -226,7 +226,26 @@ export async function drill(db: DB, f: ReportFilter, q: Record<string, unknown>)
     id: r.id, recordNo: r.record_no, listenerName: r.listener_name, teacherName: r.teacher_name, courseName: r.course_name, lectureDate: r.lecture_date,
     week: r.week, mode: r.mode, totalScore: r.total_score === null ? null : Number(r.total_score), grade: r.grade, status: r.status,
   }));
-  return page(records, Number(cnt[0]?.n ?? 0), pageNo, pageSize);
+  return { ...page(records, Number(cnt[0]?.n ?? 0), pageNo, pageSize), filters: await drillFilters(db, f, q, side) };
+}
+
+/** What a drill-down counts, as label/text pairs the list shows above its rows (学期, 部门, 教师 or 听课人, 等级). */
+async function drillFilters(db: DB, f: ReportFilter, q: Record<string, unknown>, side: 'listener' | 'teacher') {
+  const out: Array<{ label: string; text: string }> = [];
+  const term = await db.selectFrom('sup_term').select('name').where('id', '=', f.termId).executeTakeFirst();
+  out.push({ label: '学期', text: String(term?.name ?? f.termId) });
+  if (f.orgCode) {
+    const d = await db.selectFrom('sys_depart').select('depart_name').where('org_code', '=', f.orgCode).executeTakeFirst();
+    if (d) out.push({ label: side === 'teacher' ? '授课教师部门' : '听课人部门', text: String(d.depart_name) });
+  }
+  for (const [key, label] of [['teacherId', '授课教师'], ['userId', '听课人']] as const) {
+    const id = typeof q[key] === 'string' ? (q[key] as string) : '';
+    if (!id) continue;
+    const u = await db.selectFrom('sys_user').select('realname').where('id', '=', id).executeTakeFirst();
+    out.push({ label, text: String(u?.realname ?? id) });
+  }
+  if (typeof q.grade === 'string' && q.grade) out.push({ label: '等级', text: GRADE_TEXT[q.grade] ?? q.grade });
+  return out;
 }
 
 /** A report's columns as an export-only schema, so the engine's Excel writer (text, no formulas) serves it. */

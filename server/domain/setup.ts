@@ -205,6 +205,17 @@ export async function registerSetup(api: FastifyInstance, ctx: ServerContext) {
     return list;
   };
   api.get('/supervisor/courseSchedule/lessons', { config: { auth: ['supervisor:lectureRecord:add', 'supervisor:courseSchedule:list', 'timetable:schedule:list'] } }, async (req) => ok(await lessons(q(req))));
+  /** The record form pre-filled from a lesson of the timetable (课表's 听课 on a lesson of a dated week). */
+  api.get('/supervisor/lectureRecord/prefill', { config: { auth: 'supervisor:lectureRecord:add' } }, async (req) => {
+    const p = q(req);
+    if (typeof p.lectureDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(p.lectureDate)) throw new BizError('请选择听课日期');
+    const l = (await lessons({ date: p.lectureDate })).find((x) => x.scheduleId === p.scheduleId);
+    if (!l) throw new BizError('该课次在所选日期没有上课安排');
+    return ok({
+      courseTaskId: l.courseTaskId, scheduleId: l.scheduleId, lectureDate: p.lectureDate, teacherName: l.teacherName, courseName: l.courseName,
+      classroomName: l.classroomName, startSection: l.startSection, endSection: l.endSection, classNames: l.classNames, expectedCount: l.studentCount ?? null,
+    });
+  });
   /** Weekly timetable grid of a teacher, class or room (all weeks, or one week). */
   api.get('/supervisor/courseSchedule/timetable', { config: { auth: ['supervisor:courseSchedule:list', 'timetable:schedule:list'] } }, async (req) => {
     const p = q(req);

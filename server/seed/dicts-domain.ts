@@ -1,6 +1,6 @@
 import type { ServerContext } from '../context.js';
 import { seedDicts, type DictSeed } from './dicts-base.js';
-import { IMP_LOG_TEXT, RECORD_LOG_TEXT, IMP_STATUS_COLOR, IMP_STATUS_TEXT, RECORD_STATUS, type ImpStatus } from '../../shared/rules.js';
+import { DEFAULT_GRADE_BANDS, GRADE_COLOR, IMP_LOG_TEXT, RECORD_LOG_TEXT, IMP_STATUS_COLOR, IMP_STATUS_TEXT, RECORD_STATUS, type ImpStatus } from '../../shared/rules.js';
 
 /** Vocabularies of lecture observation and improvement (DESIGN §4): stable codes, Chinese labels. */
 export const DOMAIN_DICTS: DictSeed[] = [
@@ -22,7 +22,7 @@ export const DOMAIN_DICTS: DictSeed[] = [
     items: [['RANDOM', '推门听课'], ['TRACK', '跟踪听课'], ['GUIDE', '指导听课'], ['SPECIAL', '专项听课'], ['COLLECTIVE', '集体听课'], ['OPEN', '公开课']],
   },
   { code: 'lecture_mode', name: '听课方式', items: [['OFFLINE', '线下'], ['ONLINE', '线上']] },
-  { code: 'eval_grade', name: '评价等级', items: [['EXCELLENT', '优秀', 'green'], ['GOOD', '良好', 'cyan'], ['MEDIUM', '中等', 'blue'], ['PASS', '合格', 'orange'], ['FAIL', '不合格', 'red']] },
+  { code: 'eval_grade', name: '评价等级', items: DEFAULT_GRADE_BANDS.map((b) => [b.grade, b.label, GRADE_COLOR[b.grade]!.tag]) },
   {
     code: 'record_status', name: '听课记录状态',
     items: Object.entries(RECORD_STATUS).map(([code, [text, color]]) => [code, text, color]),

@@ -28,7 +28,8 @@ const ANNT_COLUMNS = sql`a.id, a.titile, a.msg_content as "msgContent", a.msg_ab
   a.end_time as "endTime", a.sender, a.priority, a.msg_category as "msgCategory", a.msg_type as "msgType",
   a.send_status as "sendStatus", a.send_time as "sendTime", a.cancel_time as "cancelTime", a.del_flag as "delFlag",
   a.user_ids as "userIds", a.bus_type as "busType", a.bus_id as "busId", a.open_type as "openType", a.open_page as "openPage",
-  a.create_time as "createTime", a.create_by as "createBy"`;
+  a.create_time as "createTime", a.create_by as "createBy",
+  coalesce((select u.realname from sys_user u where u.username = a.sender and u.realname is not null limit 1), a.sender) as "senderName"`;
 
 const splitIds = (v: unknown) =>
   String(v ?? '')

@@ -22,7 +22,8 @@ describe('improvement screens', () => {
     const db = s.running.ctx.db;
     const rec = await db.selectFrom('sup_lecture_record').select('id').where('teacher_id', '=', who.teacher!.id).where('status', 'in', ['SUBMITTED', 'CONFIRMED']).executeTakeFirstOrThrow();
     const pre = await call('get', `/improvement/task/prefill?recordId=${rec.id}`, 'leader');
-    const add = await call('post', '/improvement/task/add', 'leader', { ...pre.result, title: '分解预填测试任务', requirement: '规范板书' });
+    // Given to the college (the prefill names the observed teacher; the college splits the work here).
+    const add = await call('post', '/improvement/task/add', 'leader', { ...pre.result, respPersonId: null, title: '分解预填测试任务', requirement: '规范板书' });
     expect(add.success, add.message).toBe(true);
     const id = add.result.id as string;
     // A draft is not visible to the responsible department yet; once issued, it must be signed for first.

@@ -24,7 +24,9 @@ describe('improvement tasks', () => {
     const pre = await call('get', `/improvement/task/prefill?recordId=${rec.id}`, 'leader');
     expect(pre.success, pre.message).toBe(true);
     expect(pre.result.respDepartId).toBeTruthy();
-    const add = await call('post', '/improvement/task/add', 'leader', pre.result);
+    // The observed teacher is named responsible (issue 30); this walk gives the task to the college instead.
+    expect(pre.result.respPersonId).toBe(who.teacher!.id);
+    const add = await call('post', '/improvement/task/add', 'leader', { ...pre.result, respPersonId: null });
     expect(add.success, add.message).toBe(true);
     const id = add.result.id as string;
     expect(add.result.status).toBe('DRAFT');
@@ -60,9 +62,12 @@ describe('improvement tasks', () => {
     expect((await act('task', 'leader', id, 'CANCEL')).success).toBe(false);
     expect((await act('task', 'leader', id, 'CLOSE')).result.status).toBe('CLOSED');
     expect((await act('task', 'leader', id, 'BOGUS')).message).toContain('不支持的操作');
-    // The teacher sees the subtask but not the department's task list.
+    // The teacher sees the subtask; of tasks (their 我的整改任务 grants the task list), only their own — not the department's.
     expect((await call('get', '/improvement/subtask/list?pageSize=50', 'teacher')).result.records.map((r: any) => r.id)).toContain(sid);
-    expect((await call('get', `/improvement/task/list`, 'teacher')).code).toBe(510);
+    const theirs = await call('get', '/improvement/task/mine?pageSize=200', 'teacher');
+    expect(theirs.success, theirs.message).toBe(true);
+    expect(theirs.result.records.map((r: any) => r.id)).not.toContain(id);
+    expect(theirs.result.records.every((r: any) => r.respPersonId === who.teacher!.id)).toBe(true);
 
     const full = (await call('get', `/improvement/task/queryById?id=${id}`, 'leader')).result;
     expect(full.logs.map((l: any) => l.action)).toEqual(['CREATE', 'ISSUE', 'ACCEPT', 'SPLIT', 'SUBMIT', 'REJECT', 'SUBMIT', 'VERIFY', 'CLOSE']);

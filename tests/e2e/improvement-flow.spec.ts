@@ -134,6 +134,12 @@ test('an improvement task raised from a flagged record is walked to closure on t
   await expect(titleInput).toHaveValue(`${rec!.teacherName}《${rec!.courseName}》听课问题整改`);
   await expect(form.locator('.ant-formily-item').filter({ hasText: '问题描述' }).locator('textarea')).toHaveValue(rec!.problems || '听课发现的问题');
   await expect(form.locator('.ant-formily-item').filter({ hasText: '责任部门' })).not.toContainText('请选择');
+  // The observed teacher is named responsible (issue 30); this walk gives the task to the college instead.
+  const person = form.locator('.ant-formily-item').filter({ hasText: '责任人' });
+  await expect(person).toContainText(rec!.teacherName);
+  await person.locator('.ant-select').hover();
+  await person.locator('.ant-select-clear').click();
+  await expect(person).not.toContainText(rec!.teacherName);
   const title = `听课问题整改 ${rec!.recordNo}-${Date.now() % 100000}`;
   await titleInput.fill(title);
   await form.screenshot({ path: 'test-results/improvement-task-form.png' });

@@ -130,7 +130,8 @@ test('听课成绩: the cards equal the API, the grade chart switches grouping, 
   const at = await pixelOf(page, 'grade-chart', [82, 196, 26], 40);
   expect(at).not.toBeNull();
   await pane(page).getByTestId('grade-chart').locator('canvas').first().click({ position: at! });
-  await expect(page).toHaveURL(new RegExp(`/statistics/performance/detail\\?side=teacher&grade=EXCELLENT&departId=${first.departId}`));
+  // The drill-down counts the term shown selected (the current one).
+  await expect(page).toHaveURL(new RegExp(`/statistics/performance/detail\\?side=teacher&grade=EXCELLENT&termId=\\w+&departId=${first.departId}`));
   await expect(total(page)).toContainText(`共${first.EXCELLENT}条`, { timeout: 20_000 });
 
   // 被听次数 of a teacher opens that teacher's records: the same count.

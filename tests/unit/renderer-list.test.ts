@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import { actionColumnWidth, defaultActions } from '../../renderer/ListPage';
+import { fitWidth, textWidth } from '../../renderer/list/ListTable';
 import { queryParams } from '../../shared/list-request';
 import { urlsOf } from '../../renderer/scope';
 import type { ActionSchema } from '../../shared/page-schema';
@@ -57,7 +58,21 @@ describe('list page helpers', () => {
     expect(submitted).toBe((2 + 4 + 2) * 14 + 2 * 21 + 34);
     expect(actionColumnWidth(actions, [{ status: 'ISSUED' }, { status: 'DRAFT' }, { status: 'SUBMITTED' }], shown)).toBe(Math.max(draft, submitted));
     expect(every).toBeGreaterThan(draft + 100);
-    // Before any row: the unconditional links only (at least 150 px).
-    expect(actionColumnWidth(actions, [], shown)).toBe(150);
+    // Before any row: the unconditional links only (at least 80 px: the title and one link).
+    expect(actionColumnWidth(actions, [], shown)).toBe(80);
+  });
+
+  it('fits a column to its title and cells, at most its declared width', () => {
+    const rows = [{ n: '11', c: '数据结构' }, { n: '3', c: '高等数学（下）' }];
+    const text = (v: unknown) => String(v ?? '');
+    // 周次: its title (2 CJK characters and the sort icon) is wider than its numbers.
+    expect(fitWidth({ dataIndex: 'n', title: '周次', width: 140, sorter: true }, rows, text)).toBe(2 * 14 + 22 + 21);
+    // 课程名称: its widest cell (7 CJK characters).
+    expect(fitWidth({ dataIndex: 'c', title: '课程名称', width: 140 }, rows, text)).toBe(7 * 14 + 21);
+    // Never wider than declared; before any row, and for an unknown widget cell, the declared width.
+    expect(fitWidth({ dataIndex: 'c', title: '课程名称', width: 90 }, rows, text)).toBe(90);
+    expect(fitWidth({ dataIndex: 'c', title: '课程名称', width: 140 }, [], text)).toBe(140);
+    expect(fitWidth({ dataIndex: 'c', title: '图片', width: 140, widget: 'cell:image' }, rows, text)).toBe(140);
+    expect(textWidth('TK2026')).toBe(2 * 8 + 4 * 8);
   });
 });

@@ -18,6 +18,14 @@ describe('tab rules', () => {
     expect(keys(tabs)).toEqual([HOME, '/a']);
     expect(keys(visit(tabs, t('/b'), false, HOME))).toEqual(['/b']);
   });
+  it('one tab per screen: the same path with other parameters reuses its tab and draws it again with them', () => {
+    let tabs = visit([], t(HOME), true, HOME);
+    tabs = visit(tabs, t('/improvement/task'), true, HOME);
+    tabs = visit(tabs, { ...t('/improvement/task'), search: '?recordId=r1' }, true, HOME);
+    expect(keys(tabs)).toEqual([HOME, '/improvement/task']);
+    expect(tabs[1]).toMatchObject({ search: '?recordId=r1', version: 1 });
+    expect(visit(tabs, { ...t('/improvement/task'), search: '?recordId=r1' }, true, HOME)).toBe(tabs);
+  });
   it('reloads home on revisit when home is not kept alive', () => {
     const tabs = visit(visit([], t(HOME), true, HOME), t(HOME), true, HOME);
     expect(tabs[0]!.version).toBe(1);

@@ -3,7 +3,7 @@ import { Alert, Input, Space, Spin, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Field } from '@formily/core';
 import { observer, useField, useForm } from '@formily/react';
-import { gradeOf, leavesOf, scoreMessage, scoreProblem, scoreProblems, type GradeBand } from '@shared/rules';
+import { GRADE_COLOR, gradeOf, leavesOf, scoreMessage, scoreProblem, scoreProblems, type GradeBand } from '@shared/rules';
 import { http } from '@core/http/client';
 import { dataProvider } from '@core/data';
 import './IndexScoreForm.css';
@@ -214,7 +214,7 @@ export const IndexScoreForm = observer(function IndexScoreForm({ value, onChange
         <span>
           总分 <b data-testid="score-total">{sum.total}</b>
         </span>
-        {sum.grade ? <Tag color="blue" data-testid="score-grade">{sum.grade.label}</Tag> : <Typography.Text type="secondary">评完所有指标后显示等级</Typography.Text>}
+        {sum.grade ? <Tag color={GRADE_COLOR[sum.grade.grade]?.tag ?? 'default'} data-testid="score-grade">{sum.grade.label}</Tag> : <Typography.Text type="secondary">评完所有指标后显示等级</Typography.Text>}
       </Space>
     </div>
   );

@@ -1,4 +1,5 @@
 /** Pure data → summary/chart-option builders of the statistics screens (unit-tested; no echarts import). */
+import { CHART_PALETTES } from '@shared/rules';
 
 export interface WeekRow {
   week: number;
@@ -60,7 +61,7 @@ export function weeklyOption(rows: WeekRow[]) {
 
 /** The grade bands, best first, and their chart colours (statistics screens and the home page's chart). */
 export const GRADE_ORDER = ['EXCELLENT', 'GOOD', 'MEDIUM', 'PASS', 'FAIL'];
-export const GRADE_COLORS: Record<string, string> = { EXCELLENT: '#52c41a', GOOD: '#13c2c2', MEDIUM: '#1677ff', PASS: '#fa8c16', FAIL: '#f5222d' };
+export const GRADE_COLORS: Record<string, string> = CHART_PALETTES.grade!;
 const NON_GRADE = new Set(['key', 'total', 'departId']);
 
 /** The grade codes present in the rows, in the dictionary's order (then any others). */

@@ -1,3 +1,5 @@
+import { useNavigate } from 'react-router-dom';
+import { auth } from '@core/auth';
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Card, Empty, Radio, Select, Space, Spin, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
@@ -29,6 +31,9 @@ async function searchOptions(by: By, kw: string): Promise<Opt[]> {
  * from the address; a user with lessons of their own sees their own timetable first.
  */
 export function TimetableGrid({ sections: fixedSections }: { sections?: number }) {
+  const nav = useNavigate();
+  // Who records observations starts a record from a lesson of a dated week (听课 on the lesson).
+  const observer = auth.can('supervisor:lectureRecord:add');
   const [params, setParams] = useSearchParams();
   const user = useAtomValue(userInfoAtom);
   const by: By = params.get('classId') ? 'class' : params.get('classroomId') ? 'room' : 'teacher';
@@ -148,7 +153,7 @@ export function TimetableGrid({ sections: fixedSections }: { sections?: number }
         <Empty description={mode === 'teacher' ? '请选择教师' : mode === 'class' ? '请选择班级' : '请选择教室'} />
       ) : (
         <Spin spinning={loading}>
-          <WeekGrid lessons={lessons ?? []} sections={rows} by={by} />
+          <WeekGrid lessons={lessons ?? []} sections={rows} by={by} onObserve={observer ? (l) => nav(`/supervisor/lectureRecord?scheduleId=${encodeURIComponent(l.scheduleId)}&lectureDate=${l.lectureDate}`) : undefined} />
           {lessons && lessons.length === 0 && !loading && (
             <Typography.Paragraph type="secondary" style={{ marginTop: 12, textAlign: 'center' }}>
               {week ? `第 ${week} 周没有课程` : '本学期没有排课'}

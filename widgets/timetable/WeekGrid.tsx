@@ -7,7 +7,18 @@ const WEEKDAYS = ['星期一', '星期二', '星期三', '星期四', '星期五
 const border = '1px solid #f0f0f0';
 
 /** The weekday × section grid of given lessons (no data loading: TimetableGrid feeds it). */
-export function WeekGrid({ lessons, sections: rows, by = 'teacher' }: { lessons: Lesson[]; sections: Section[]; by?: 'teacher' | 'class' | 'room' }) {
+export function WeekGrid({
+  lessons,
+  sections: rows,
+  by = 'teacher',
+  onObserve,
+}: {
+  lessons: Lesson[];
+  sections: Section[];
+  by?: 'teacher' | 'class' | 'room';
+  /** 听课 on a lesson with a date (a week chosen): opens the record form pre-filled with it. */
+  onObserve?: (l: Lesson) => void;
+}) {
   const blocks = useMemo(() => layoutWeek(lessons, rows.length), [lessons, rows.length]);
 const cell = (l: Lesson) => (
   <Tooltip
@@ -29,6 +40,11 @@ const cell = (l: Lesson) => (
       <div style={{ color: '#666' }}>
         {l.classroomName ?? ''} · {l.weeks ? `${l.weeks}周` : ''}
       </div>
+      {onObserve && l.lectureDate && (
+        <a data-testid="tt-observe" onClick={() => onObserve(l)} style={{ display: 'inline-block', marginTop: 2 }}>
+          听课
+        </a>
+      )}
     </div>
   </Tooltip>
 );

@@ -68,7 +68,7 @@ export const MENU_TREE: MenuSeed[] = [
       list('指标分值', '/supervisor/indexScore', 'supervisor/IndexScoreList', 'supervisor:indexScore'),
       list('听课任务要求', '/supervisor/requireTask', 'supervisor/RequireTaskList', 'supervisor:requireTask'),
       list('听课记录', '/supervisor/lectureRecord', 'supervisor/LectureRecordList', 'supervisor:lectureRecord', {
-        buttons: [['submit', '提交'], ['return', '退回'], ['confirm', '确认'], ['archive', '归档'], ['feedback', '教师反馈'], ['viewAll', '查看全部记录'], ['viewDepart', '查看本部门记录']],
+        buttons: [['submit', '提交'], ['return', '退回'], ['confirm', '确认'], ['archive', '归档'], ['feedback', '教师反馈'], ['viewAll', '查看全部记录'], ['viewDepart', '查看本部门记录'], ['review', '复核']],
       }),
     ],
   },
@@ -89,6 +89,8 @@ export const MENU_TREE: MenuSeed[] = [
       list('整改子任务', '/improvement/subtask', 'improvement/SubtaskList', 'improvement:subtask', {
         buttons: [['submit', '提交整改'], ['verify', '验收'], ['cancel', '取消']],
       }),
+      // A teacher named responsible for a task works on it here (签收, 反馈, 提交验收).
+      view('我的整改任务', '/improvement/myTask', 'improvement/MyTaskList', 'improvement:task', { buttons: [['queryById', '查看'], ['submitVerify', '提交验收']] }),
     ],
   },
   {
@@ -297,6 +299,7 @@ export const ROLES: RoleSeed[] = [
       HOME, ACCOUNT,
       { menus: ['/supervisor/lectureRecord'], buttons: ['add', 'edit', 'delete', 'queryById', 'submit', 'feedback'] },
       { menus: ['/improvement/subtask'], buttons: ['queryById', 'edit', 'submit'] },
+      { menus: ['/improvement/myTask'], buttons: ['queryById', 'submitVerify'] },
       ...LAB_BOOKING,
     ],
   },
