@@ -24,4 +24,9 @@ export default tseslint.config(
       'no-new-func': 'error',
     },
   },
+  // The offline shell's service worker (issue 30) runs in the service-worker global scope.
+  {
+    files: ['public/sw.js'],
+    languageOptions: { sourceType: 'script', globals: Object.fromEntries(['self', 'caches', 'fetch', 'URL', 'Request', 'Response', 'clients'].map((g) => [g, 'readonly'])) },
+  },
 );
