@@ -120,6 +120,8 @@ export interface ActionSchema extends FormActionProps, PickActionProps, TreeAssi
   widgetProps?: Record<string, unknown>;
   title?: string;
   width?: number;
+  /** import: the file types offered and accepted (default ".xls,.xlsx"), e.g. ".docx". */
+  accept?: string;
   // ---- composition (issue 26) ----
   /** page: the page schema drawn in a drawer for the row (a region; `title` may hold `{field}` placeholders). */
   page?: string;

@@ -43,6 +43,12 @@ function view(d: DocRow, level?: Level | null) {
     ...(level !== undefined ? { level, level_dictText: level ? LEVEL_TEXT[level] : '' } : {}),
   };
 }
+/** The template a new evidence document of each host type starts from (server/docs/tables.ts TEMPLATES). */
+const HOST_TEMPLATES: Record<string, string> = {
+  imp_task: 'doctpl00000000000000000000imprv',
+  audit_item: 'doctpl00000000000000000000audit',
+  lecture_record: 'doctpl0000000000000000000000lect',
+};
 const LEVEL_TEXT: Record<Level, string> = { read: '可阅读', comment: '可评论', edit: '可编辑', owner: '所有者' };
 
 export async function registerDocs(api: FastifyInstance, ctx: ServerContext) {
@@ -102,9 +108,10 @@ export async function registerDocs(api: FastifyInstance, ctx: ServerContext) {
 
   // ---- documents ----
   /** scope: mine (default) | shared | recent | trash | templates; keyword: title or content; folderId. */
-  api.get<{ Querystring: Q }>('/docs/document/list', { config: AUTH }, async (req) => {
+  const list = async (req: FastifyRequest<{ Querystring: Q; Params: { scope?: string } }>) => {
     const u = req.user!;
-    const scope = req.query.scope ?? 'mine';
+    const scope = req.params.scope ?? req.query.scope ?? 'mine';
+    if (!['mine', 'shared', 'recent', 'trash', 'templates'].includes(scope)) throw new BizError('参数不正确');
     const pageNo = Math.max(1, Number(req.query.pageNo) || 1);
     const pageSize = Math.min(100, Math.max(1, Number(req.query.pageSize) || 10));
     const keyword = str(req.query.keyword ?? req.query.title, 100).replace(/^\*|\*$/g, '');
@@ -155,7 +162,10 @@ export async function registerDocs(api: FastifyInstance, ctx: ServerContext) {
       .offset((pageNo - 1) * pageSize)
       .execute()) as Array<DocRow & { snippet: string }>;
     return ok(page(rows.map((r) => ({ ...view(r), snippet: r.snippet })), total, pageNo, pageSize));
-  });
+  };
+  api.get<{ Querystring: Q; Params: { scope?: string } }>('/docs/document/list', { config: AUTH }, list);
+  /** The library's tabs: /docs/document/list/mine | shared | recent | trash | templates. */
+  api.get<{ Querystring: Q; Params: { scope?: string } }>('/docs/document/list/:scope', { config: AUTH }, list);
 
   api.get<{ Querystring: Q }>('/docs/document/queryById', { config: AUTH }, async (req) => {
     const { doc, level } = await requireDoc(ctx, req, req.query.id, 'read');
@@ -170,6 +180,8 @@ export async function registerDocs(api: FastifyInstance, ctx: ServerContext) {
     let state: Uint8Array | null = null;
     let text = '';
     let title = str(b.title, 200);
+    // Evidence: 新建佐证文档 on a record starts from that record type's template.
+    if (b.templateId === 'host') b.templateId = HOST_TEMPLATES[String(b.hostType)];
     if (b.templateId) {
       const { doc } = await requireDoc(ctx, req, b.templateId, 'read');
       const d = await collabOf(ctx).currentDoc(doc.id);
@@ -260,8 +272,10 @@ export async function registerDocs(api: FastifyInstance, ctx: ServerContext) {
     const recs = rows.map((r) => ({ id: r.id, targetType: r.target_type, targetType_dictText: TYPE[String(r.target_type)], targetId: r.target_id, targetName: r.target_name, level: r.level, level_dictText: LEVEL_TEXT[r.level as Level], createTime: r.create_time }));
     return ok(page(recs, recs.length, 1, Math.max(10, recs.length)));
   });
-  api.post<{ Body: { docId?: string; targetType?: string; targetId?: string; level?: string } }>('/docs/share/add', { config: AUTH }, async (req) => {
+  api.post<{ Body: { docId?: string; targetType?: string; targetId?: string; userIds?: string; departIds?: string; roleCode?: string; level?: string } }>('/docs/share/add', { config: AUTH }, async (req) => {
     const b = req.body ?? {};
+    // The share form names its picker fields by type (userIds / departIds / roleCode); API callers send targetId.
+    b.targetId ??= b.targetType === 'user' ? b.userIds : b.targetType === 'depart' ? b.departIds : b.roleCode;
     const { doc } = await requireDoc(ctx, req, b.docId, 'owner');
     if (!TARGETS.has(String(b.targetType))) throw new BizError('请选择分享对象类型');
     if (!LEVELS.has(String(b.level))) throw new BizError('请选择权限');
@@ -269,10 +283,10 @@ export async function registerDocs(api: FastifyInstance, ctx: ServerContext) {
     const ids = String(b.targetId ?? '').split(',').map((s) => s.trim()).filter(Boolean).slice(0, 200);
     if (!ids.length) throw new BizError('请选择分享对象');
     for (const targetId of ids) {
-      const name = await targetName(ctx, String(b.targetType), targetId, req.user!.tenantId);
-      if (!name) throw new BizError('分享对象不存在');
+      const target = await resolveTarget(ctx, String(b.targetType), targetId);
+      if (!target) throw new BizError('分享对象不存在');
       await sql`insert into doc_share (id, doc_id, target_type, target_id, target_name, level, create_by, create_time)
-        values (${newId()}, ${doc.id}, ${b.targetType}, ${targetId}, ${name}, ${b.level}, ${req.user!.username}, ${now()})
+        values (${newId()}, ${doc.id}, ${b.targetType}, ${target.id}, ${target.name}, ${b.level}, ${req.user!.username}, ${now()})
         on conflict (doc_id, target_type, target_id) do update set level = excluded.level`.execute(ctx.db);
     }
     await collabOf(ctx).accessChanged(doc.id);
@@ -451,12 +465,18 @@ async function checkHost(ctx: ServerContext, req: FastifyRequest, hostType: unkn
   if (!(await seesAnyRow(ctx, req.user!, req, host.entity, [hostId]))) throw Forbidden('无权访问关联的记录');
 }
 
-async function targetName(ctx: ServerContext, type: string, id: string, tenantId: number): Promise<string | null> {
-  void tenantId;
-  if (type === 'user') return ((await ctx.db.selectFrom('sys_user').select('realname').where('id', '=', id).where('del_flag', '=', 0).executeTakeFirst())?.realname as string) ?? null;
-  if (type === 'depart') return ((await ctx.db.selectFrom('sys_depart').select('depart_name').where('id', '=', id).executeTakeFirst())?.depart_name as string) ?? null;
-  const r = await ctx.db.selectFrom('sys_role').select('role_name').where('role_code', '=', id).executeTakeFirst();
-  return (r?.role_name as string) ?? null;
+/** A share target by id (a user also by username, a role by code or id): the stored key and its display name. */
+async function resolveTarget(ctx: ServerContext, type: string, key: string): Promise<{ id: string; name: string } | null> {
+  if (type === 'user') {
+    const u = await ctx.db.selectFrom('sys_user').select(['id', 'realname']).where((eb) => eb.or([eb('id', '=', key), eb('username', '=', key)])).where('del_flag', '=', 0).executeTakeFirst();
+    return u ? { id: String(u.id), name: String(u.realname) } : null;
+  }
+  if (type === 'depart') {
+    const d = await ctx.db.selectFrom('sys_depart').select(['id', 'depart_name']).where('id', '=', key).executeTakeFirst();
+    return d ? { id: String(d.id), name: String(d.depart_name) } : null;
+  }
+  const r = await ctx.db.selectFrom('sys_role').select(['role_code', 'role_name']).where((eb) => eb.or([eb('role_code', '=', key), eb('id', '=', key)])).executeTakeFirst();
+  return r ? { id: String(r.role_code), name: String(r.role_name) } : null;
 }
 
 export { loadDoc };
