@@ -228,7 +228,9 @@ export class Collab {
       if (n.channel !== CHANNEL || !n.payload) return;
       try {
         const m = JSON.parse(n.payload) as { d?: string; s?: number; i?: string; a?: string };
-        if (typeof m.a === 'string') void this.recheck(m.a).catch(() => undefined);
+        if (typeof m.a === 'string') {
+          if (m.i !== INSTANCE) void this.recheck(m.a).catch(() => undefined);
+        }
         else if (typeof m.d === 'string' && m.i !== INSTANCE) void this.catchUp(m.d).catch(() => undefined);
       } catch {
         /* ignored */
@@ -279,8 +281,9 @@ export class Collab {
 
   /** A share, finalisation or trash changed: every process re-checks the document's connections. */
   async accessChanged(doc: string) {
-    if (this.listener) await sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ a: doc })})`.execute(this.ctx.db);
-    else await this.recheck(doc);
+    // This process at once (the answer to the change follows it), the others through NOTIFY.
+    await this.recheck(doc);
+    if (this.listener) await sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ a: doc, i: INSTANCE })})`.execute(this.ctx.db);
   }
 
   /** Closes connections whose session ended or whose access is gone; a lost write access makes them read-only. */
