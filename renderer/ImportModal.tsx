@@ -4,8 +4,13 @@ import type { UploadFile } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { API_BASE, http, withFileToken } from '@core/http/client';
 
-/** The Excel import dialog (SPEC §3/§4/§8): .xls/.xlsx only, several files, 201 → warning with a link. */
-export default function ImportModal({ url, onClose, onDone }: { url: string; onClose: () => void; onDone: () => void }) {
+/**
+ * The Excel import dialog (SPEC §3/§4/§8): .xls/.xlsx only, several files, 201 → warning with a link.
+ * `accept` offers other file types instead (e.g. ".docx" for 导入 Word of 在线文档).
+ */
+export default function ImportModal({ url, onClose, onDone, accept }: { url: string; onClose: () => void; onDone: () => void; accept?: string }) {
+  const types = (accept ?? '.xls,.xlsx').split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
+  const excel = !accept;
   const { message, modal } = App.useApp();
   const [files, setFiles] = useState<UploadFile[]>([]);
   const [uploading, setUploading] = useState(false);
@@ -42,7 +47,7 @@ export default function ImportModal({ url, onClose, onDone }: { url: string; onC
   return (
     <Modal
       open
-      title="Import EXCEL"
+      title={excel ? 'Import EXCEL' : '导入文件'}
       width={600}
       onCancel={onClose}
       footer={[
@@ -55,12 +60,12 @@ export default function ImportModal({ url, onClose, onDone }: { url: string; onC
       ]}
     >
       <Upload
-        accept=".xls,.xlsx"
-        multiple
+        accept={types.join(',')}
+        multiple={excel}
         fileList={files}
         beforeUpload={(f) => {
-          if (!/\.xlsx?$/i.test(f.name)) {
-            message.warning('只能上传 .xls 或 .xlsx 文件');
+          if (!types.some((t) => f.name.toLowerCase().endsWith(t))) {
+            message.warning(excel ? '只能上传 .xls 或 .xlsx 文件' : `只能上传 ${types.join(' 或 ')} 文件`);
             return Upload.LIST_IGNORE;
           }
           setFiles((l) => [...l, { uid: f.uid, name: f.name, originFileObj: f } as UploadFile]);

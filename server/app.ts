@@ -132,7 +132,8 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean; log
     credentials: false,
   });
   await app.register(multipart, { limits: { fileSize: Math.max(ctx.cfg.upload.maxBytes, ctx.cfg.import.maxBytes), files: 20, fields: 50 } });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // 8 MB: a collaborative document (server/docs) syncs its whole state in one frame when a tab with offline edits reconnects.
+  await app.register(websocket, { options: { maxPayload: 8 * 1024 * 1024 } });
 
   app.get(`${ctx.cfg.apiBase}/actuator/health`, { config: { auth: 'public' } }, async (_req, reply) =>
     ctx.ready && !ctx.draining ? { status: 'UP' } : reply.status(503).send({ status: 'DOWN' }),

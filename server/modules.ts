@@ -36,6 +36,7 @@ import { registerDepartRole } from './sys/depart-role.js';
 import { registerJeecgCompat } from './sys/jeecg-compat.js';
 import { registerJeecgCompatMonitor } from './sys/jeecg-compat-monitor.js';
 import { registerJeecgCompatIo } from './sys/jeecg-compat-io.js';
+import { registerDocs } from './docs/index.js';
 /**
  * Every server module registers its routes here, under the context path. Each route declares
  * `config.auth` (see http/guard.ts). Keep one line per module.
@@ -74,6 +75,7 @@ export async function registerModules(api: FastifyInstance, ctx: ServerContext):
   await registerDataRuleList(api, ctx);
   await registerFilesConfirm(api, ctx);
   await registerDepartRole(api, ctx);
+  await registerDocs(api, ctx);
   // Calls of the stock JeecgBoot 3.4 client our own screens make differently (docs/jeecg-compat.md).
   await registerJeecgCompat(api, ctx);
   await registerJeecgCompatMonitor(api, ctx);

@@ -124,6 +124,8 @@ export interface ActionSchema extends FormActionProps, PickActionProps, TreeAssi
   width?: number;
   /** export: the downloaded file's name (default `<exportName ?? title>.xlsx`), e.g. a printable `.html` sheet. */
   fileName?: string;
+  /** import: the file types offered and accepted (default ".xls,.xlsx"), e.g. ".docx". */
+  accept?: string;
   // ---- composition (issue 26) ----
   /** page: the page schema drawn in a drawer for the row (a region; `title` may hold `{field}` placeholders). */
   page?: string;

@@ -100,3 +100,7 @@ registerWidget('cell:drill', lazyWidget(WIDGETS['cell:drill'][0], 'DrillCell'));
 // Account (widgets/account): 个人设置's 个性化 section (this browser's display settings).
 WIDGETS.AppearanceSettings = [() => import('./account/AppearanceSettings'), 'AppearanceSettings'];
 registerWidget('AppearanceSettings', lazyWidget(WIDGETS.AppearanceSettings[0], 'AppearanceSettings'));
+
+// Online documents (widgets/document, issue 29): the collaborative editor page body (TipTap + Yjs, loaded only here).
+WIDGETS.DocumentEditor = [() => import('./document/DocumentEditor'), 'DocumentEditor'];
+registerWidget('DocumentEditor', lazyWidget(WIDGETS.DocumentEditor[0], 'DocumentEditor'));

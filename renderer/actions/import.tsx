@@ -13,7 +13,7 @@ registerAction('import', (a, ctx) => {
     title: a.label,
     render: (close) => (
       <Suspense fallback={null}>
-        <ImportModal url={url} onClose={() => close(false)} onDone={() => close(true)} />
+        <ImportModal url={url} accept={a.accept} onClose={() => close(false)} onDone={() => close(true)} />
       </Suspense>
     ),
   });

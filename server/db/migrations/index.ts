@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Migration } from '../migrate.js';
 import { sha256 } from '../../util.js';
+import { createDocTables, seedTemplates } from '../../docs/tables.js';
 
 /** Append new migrations; never edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -49,6 +50,15 @@ export const migrations: Migration[] = [
         await sql`insert into sys_quartz_job (id, job_class_name, cron_expression, parameter, description, status, create_by, create_time)
                   values (${sha256(`job|${j.name}`).slice(0, 32)}, ${j.name}, ${j.cron}, ${j.parameter}, ${j.description}, 0, 'system', localtimestamp(0))
                   on conflict do nothing`.execute(db);
+    },
+  },
+  {
+    // Issue 29: online documents (library, shares, collaboration log, versions, comments, evidence links) and their templates.
+    version: 2900,
+    name: 'online_documents',
+    async up(db) {
+      await createDocTables(db);
+      await seedTemplates(db);
     },
   },
 ];

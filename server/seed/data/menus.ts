@@ -125,6 +125,8 @@ export const MENU_TREE: MenuSeed[] = [
     ],
   },
   view('在线文档', '/document/online', 'document/OnlineDocument', 'document:online', { icon: 'file-text' }),
+  // The editor opens from the library (and from evidence links) with ?id=; every document route needs 在线文档's code.
+  view('文档编辑', '/document/edit', 'document/DocumentEditor', 'document:online', { hidden: true }),
   {
     name: '课表管理', url: '/timetable', component: RV, icon: 'table',
     children: [
@@ -240,13 +242,15 @@ const BASE_DATA = ['/supervisor/term', '/supervisor/sectionTime', '/supervisor/c
 const UNIVERSITY_DATA = ['/supervisor/term', '/supervisor/sectionTime'];
 const ACCOUNT = { menus: ['/account/*', '/isps/userAnnouncement'], buttons: '*' as const };
 const HOME = { menus: ['/dashboard/analysis'], buttons: '*' as const };
+/** Online documents: every role has a library; what each may do with a document is decided by its shares. */
+const DOCS = { menus: ['/document/online', '/document/edit'], buttons: '*' as const };
 
 export const ROLES: RoleSeed[] = [
   { code: 'admin', name: '系统管理员', description: '拥有全部权限', grants: [{ menus: ['*'], buttons: '*' }] },
   {
     code: 'supervisor', name: '校级督导', description: '听课评价、统计与整改下发验收',
     grants: [
-      HOME, ACCOUNT,
+      HOME, ACCOUNT, DOCS,
       { menus: [...BASE_DATA, '/supervisor/index', '/supervisor/indexScore', '/supervisor/requireTask', '/timetable/schedule'], buttons: READ },
       { menus: ['/supervisor/lectureRecord', '/supervisor/lectureToday', '/lecture/scan'], buttons: '*' },
       { menus: ['/statistics/*'], buttons: '*' },
@@ -258,7 +262,7 @@ export const ROLES: RoleSeed[] = [
   {
     code: 'leader', name: '部门领导', description: '本部门听课、统计与整改',
     grants: [
-      HOME, ACCOUNT,
+      HOME, ACCOUNT, DOCS,
       { menus: ['/statistics/*'], buttons: '*' },
       { menus: ['/supervisor/lectureRecord'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'submit', 'confirm', 'viewDepart'] },
       { menus: ['/supervisor/lectureToday', '/lecture/scan'], buttons: '*' },
@@ -271,7 +275,7 @@ export const ROLES: RoleSeed[] = [
   {
     code: 'secretary', name: '部门秘书', description: '本部门基础数据、课表、听课记录与整改',
     grants: [
-      HOME, ACCOUNT,
+      HOME, ACCOUNT, DOCS,
       // Terms and section times are university-wide (issue 27 rule 2): read only for a department.
       { menus: BASE_DATA.filter((m) => !UNIVERSITY_DATA.includes(m)), buttons: '*' },
       { menus: UNIVERSITY_DATA, buttons: READ },
@@ -286,7 +290,7 @@ export const ROLES: RoleSeed[] = [
   {
     code: 'deptadmin', name: '部门管理员', description: '本部门用户与基础数据',
     grants: [
-      HOME, ACCOUNT,
+      HOME, ACCOUNT, DOCS,
       { menus: ['/isystem/user'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'importExcel', 'frozen', 'resetPassword'], dataRules: ['本部门及下级部门用户'] },
       { menus: ['/isystem/role'], buttons: ['queryById'] },
       { menus: ['/isystem/depart'], buttons: ['queryById'] },
@@ -296,7 +300,7 @@ export const ROLES: RoleSeed[] = [
   {
     code: 'teacher', name: '教师', description: '查看本人听课记录、反馈与整改',
     grants: [
-      HOME, ACCOUNT,
+      HOME, ACCOUNT, DOCS,
       { menus: ['/supervisor/lectureRecord'], buttons: ['add', 'edit', 'delete', 'queryById', 'submit', 'feedback'] },
       { menus: ['/improvement/subtask'], buttons: ['queryById', 'edit', 'submit'] },
       { menus: ['/improvement/myTask'], buttons: ['queryById', 'submitVerify'] },
