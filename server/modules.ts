@@ -21,6 +21,7 @@ import { registerCheckRoutes } from './sys/check-routes.js';
 import { registerOnlineForms } from './online/cgform.js';
 import { registerOnlineReports } from './online/cgreport.js';
 import { registerDomain } from './domain/index.js';
+import { registerWorkflow } from './workflow/index.js';
 import { registerAccount } from './sys/account.js';
 import { registerDataSource } from './sys/data-source.js';
 import { registerGateway } from './sys/gateway.js';
@@ -56,6 +57,7 @@ export async function registerModules(api: FastifyInstance, ctx: ServerContext):
   await registerOnlineReports(api, ctx);
   await registerCrud(api, ctx);
   await registerDomain(api, ctx);
+  await registerWorkflow(api, ctx);
   await registerUserAdmin(api, ctx);
   await registerRoleAdmin(api, ctx);
   await registerDepartAdmin(api, ctx);
