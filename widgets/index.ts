@@ -94,3 +94,8 @@ registerWidget('cell:drill', lazyWidget(WIDGETS['cell:drill'][0], 'DrillCell'));
 // Account (widgets/account): 个人设置's 个性化 section (this browser's display settings).
 WIDGETS.AppearanceSettings = [() => import('./account/AppearanceSettings'), 'AppearanceSettings'];
 registerWidget('AppearanceSettings', lazyWidget(WIDGETS.AppearanceSettings[0], 'AppearanceSettings'));
+// 审批流程 (widgets/workflow): bpmn-js is loaded only with these modules.
+WIDGETS.WorkflowModeler = [() => import('./workflow/WorkflowModeler'), 'WorkflowModeler'];
+WIDGETS.WorkflowInstanceView = [() => import('./workflow/WorkflowInstanceView'), 'WorkflowInstanceView'];
+registerWidget('WorkflowModeler', lazyWidget(WIDGETS.WorkflowModeler[0], 'WorkflowModeler'));
+registerWidget('WorkflowInstanceView', lazyWidget(WIDGETS.WorkflowInstanceView[0], 'WorkflowInstanceView'));

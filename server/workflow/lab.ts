@@ -41,5 +41,5 @@ export async function registerLabWorkflow(_api: FastifyInstance, ctx: ServerCont
         h.db,
       );
     },
-  });
+  }, 'workflow');
 }
