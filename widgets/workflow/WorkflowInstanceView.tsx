@@ -82,7 +82,7 @@ export function WorkflowInstanceView({ record, idField, bizType }: { record?: Re
           children: (
             <div>
               <div>
-                <b>{s.elementName ?? EVENT[s.event]}</b> {s.event !== 'TASK' ? <Tag>{EVENT[s.event] ?? s.event}</Tag> : null}
+                <b>{s.elementName ?? EVENT[s.event]}</b> {s.event !== 'TASK' && s.event !== 'RESUBMIT' ? <Tag>{EVENT[s.event] ?? s.event}</Tag> : null}
                 {decisionTag(s.decision)}
               </div>
               <Typography.Text type="secondary">
