@@ -71,9 +71,10 @@ async function userIdsOf(db: DB, values: unknown): Promise<string[]> {
 }
 
 /** Resolves every user task's assignee rule for this instance (before a step: the countersign collections). */
-export async function resolveAssignees(db: DB, meta: ModelMeta, inst: { applicant_id: string; applicant_org: string; variables: Row }): Promise<Record<string, string[]>> {
+export async function resolveAssignees(db: DB, meta: ModelMeta, inst: { applicant_id: string; applicant_org: string; variables: Row }, only?: (id: string) => boolean): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const t of Object.values(meta.tasks)) {
+    if (only && !only(t.id)) continue;
     const a = t.assignee;
     let ids: string[] = [];
     if (a === 'applicant') ids = [inst.applicant_id];
@@ -145,7 +146,8 @@ const variablesOf = (inst: Row): Row => (typeof inst.variables === 'string' ? JS
 
 async function stepInput(s: StepCtx, fresh = false): Promise<StepInput> {
   const variables = variablesOf(s.inst);
-  const assignees = await resolveAssignees(s.trx, s.version.meta, { applicant_id: s.inst.applicant_id, applicant_org: s.inst.applicant_org, variables });
+  // Countersign collections are needed during the step; other tasks' assignees are resolved when they wait (persist).
+  const assignees = await resolveAssignees(s.trx, s.version.meta, { applicant_id: s.inst.applicant_id, applicant_org: s.inst.applicant_org, variables }, (id) => !!s.version.meta.tasks[id]?.countersign);
   const state = fresh || !s.inst.state ? undefined : typeof s.inst.state === 'string' ? JSON.parse(s.inst.state) : s.inst.state;
   return { xml: s.version.xml, meta: s.version.meta, state, variables, assignees };
 }
@@ -164,12 +166,18 @@ async function persist(s: StepCtx, res: StepResult, input: StepInput) {
   for (const f of res.flows) await history(trx, inst.id, { event: 'FLOW', elementId: f });
   const open = (await trx.selectFrom('wf_task').select(['id', 'execution_id', 'signal_id', 'kind']).where('instance_id', '=', inst.id).where('status', '=', 'OPEN').execute()) as Row[];
   const waitingIds = new Set(res.waiting.map((w) => w.executionId));
+  const known = new Set(open.map((o) => str(o.signal_id)));
+  const fresh = res.waiting.filter((w) => !known.has(w.executionId) && meta.tasks[w.elementId] && !w.assignee);
+  if (fresh.length) {
+    const need = new Set(fresh.map((w) => w.elementId));
+    Object.assign(input.assignees, await resolveAssignees(trx, meta, { applicant_id: inst.applicant_id, applicant_org: inst.applicant_org, variables: input.variables }, (id) => need.has(id) && !input.assignees[id]));
+  }
   // Tasks whose execution no longer waits (a countersign decided early, a boundary timer fired): cancelled.
   const gone = open.filter((o) => o.kind !== 'RESUBMIT' && !waitingIds.has(str(o.signal_id)));
   if (gone.length) await trx.updateTable('wf_task').set({ status: 'CANCELLED', end_time: t }).where('id', 'in', gone.map((g) => g.id)).execute();
   for (const w of res.waiting) {
     const tm = meta.tasks[w.elementId];
-    if (!tm) continue;
+    if (!tm || known.has(w.executionId)) continue;
     const users = w.assignee ? [w.assignee] : (input.assignees[w.elementId] ?? []);
     if (!users.length) throw new BizError(`未找到“${tm.name}”的处理人，请联系管理员检查流程配置`);
     const id = newId();

@@ -240,6 +240,28 @@ describe('lab reservation', () => {
   });
 });
 
+describe('整改延期申请', () => {
+  it('the responsible person asks, the issuer approves, the deadline changes and the log says why', async () => {
+    const db = s.running.ctx.db;
+    const users = await db.selectFrom('sys_user').select(['id', 'username']).where('username', 'in', ['secretary', 'supervisor']).execute();
+    const idOf = (u: string) => users.find((x) => x.username === u)!.id as string;
+    const taskId = 'wfext000000000000000000000000001';
+    await db.insertInto('imp_task').values({ id: taskId, task_no: 'ZG-WF-1', title: '教案不规范', status: 'ISSUED', deadline: '2026-12-31', resp_person_id: idOf('secretary'), issuer_id: idOf('supervisor') }).execute();
+    expect((await as('teacher').call('post', '/workflow/biz/impExtension', { taskId, newDeadline: '2027-01-31', reason: '期末' })).message).toBe('只有整改责任人可以申请延期');
+    expect((await as('secretary').call('post', '/workflow/biz/impExtension', { taskId, newDeadline: '2026-12-01', reason: '期末' })).message).toBe('新的期限须晚于当前期限');
+    const r = await as('secretary').call('post', '/workflow/biz/impExtension', { taskId, newDeadline: '2027-01-31', reason: '期末考试周无法组织整改' });
+    expect(r.success, r.message).toBe(true);
+    const t = await taskOf('supervisor', r.result.id);
+    expect(t?.name).toBe('下发人审批');
+    await act('supervisor', 'approve', { id: t.id });
+    const task = await db.selectFrom('imp_task').select('deadline').where('id', '=', taskId).executeTakeFirstOrThrow();
+    expect(String(task.deadline)).toContain('2027-01-31');
+    const log = await db.selectFrom('imp_action_log').select(['action', 'comment']).where('target_id', '=', taskId).executeTakeFirstOrThrow();
+    expect(log.action).toBe('EXTEND');
+    expect(log.comment).toContain('期末考试周无法组织整改');
+  });
+});
+
 describe('restart', () => {
   it('a new server on the same database resumes an instance where it was', async () => {
     const id = await start(5000);
