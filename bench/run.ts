@@ -6,12 +6,13 @@ import { benchImport } from './import.js';
 import { benchLogin } from './login.js';
 import { benchReports } from './reports.js';
 import { benchPhone } from './phone.js';
+import { benchWorkflow } from './workflow.js';
 
 /**
  * `npm run bench [-- suite …]`: each suite prints its figures next to its budget and records them in
  * bench/RESULTS.md; the run exits non-zero when any figure is over budget. Not part of `npm test`.
  * BENCH_DATABASE_URL=postgres://… runs the API suite on a PostgreSQL server with 1M records;
- * BENCH_REPORTS_DATABASE_URL the reports suite. Suites: api, reports, login, import, frontend, phone (each runs alone).
+ * BENCH_REPORTS_DATABASE_URL the reports suite. Suites: api, reports, login, import, workflow, frontend, phone (each runs alone).
  */
 const suites: Record<string, () => Promise<boolean>> = {
   api: async () => {
@@ -27,6 +28,7 @@ const suites: Record<string, () => Promise<boolean>> = {
     return report(r.label, r.figures);
   },
   login: async () => report('Login storm, embedded PGlite', await benchLogin()),
+  workflow: async () => report('Approval workflow, embedded PGlite, 1,000 running instances', await benchWorkflow()),
   import: async () => report('Timetable import, embedded PGlite', await benchImport()),
   phone: async () => report('Phone record form, headless Chromium 390×844, 4× CPU, 1.6 Mbit/s, 150 ms RTT', await benchPhone()),
   frontend: async () => report('Front end, headless Chromium, production build vs antd Table floor', await benchFrontend()),

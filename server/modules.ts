@@ -25,6 +25,7 @@ import { registerOnlineReports } from './online/cgreport.js';
 import { registerPageDesigner } from './design/index.js';
 import { registerReportBuilder } from './online/report-builder.js';
 import { registerDomain } from './domain/index.js';
+import { registerWorkflow } from './workflow/index.js';
 import { registerAccount } from './sys/account.js';
 import { registerDataSource } from './sys/data-source.js';
 import { registerGateway } from './sys/gateway.js';
@@ -64,6 +65,7 @@ export async function registerModules(api: FastifyInstance, ctx: ServerContext):
   await registerReportBuilder(api, ctx);
   await registerCrud(api, ctx);
   await registerDomain(api, ctx);
+  await registerWorkflow(api, ctx);
   await registerUserAdmin(api, ctx);
   await registerRoleAdmin(api, ctx);
   await registerDepartAdmin(api, ctx);

@@ -104,3 +104,8 @@ registerWidget('AppearanceSettings', lazyWidget(WIDGETS.AppearanceSettings[0], '
 // Online documents (widgets/document, issue 29): the collaborative editor page body (TipTap + Yjs, loaded only here).
 WIDGETS.DocumentEditor = [() => import('./document/DocumentEditor'), 'DocumentEditor'];
 registerWidget('DocumentEditor', lazyWidget(WIDGETS.DocumentEditor[0], 'DocumentEditor'));
+// 审批流程 (widgets/workflow): bpmn-js is loaded only with these modules.
+WIDGETS.WorkflowModeler = [() => import('./workflow/WorkflowModeler'), 'WorkflowModeler'];
+WIDGETS.WorkflowInstanceView = [() => import('./workflow/WorkflowInstanceView'), 'WorkflowInstanceView'];
+registerWidget('WorkflowModeler', lazyWidget(WIDGETS.WorkflowModeler[0], 'WorkflowModeler'));
+registerWidget('WorkflowInstanceView', lazyWidget(WIDGETS.WorkflowInstanceView[0], 'WorkflowInstanceView'));

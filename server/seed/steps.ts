@@ -11,6 +11,7 @@ import { seedDemoCustomers, seedDemoDicts } from './demo.js';
 import { adminConfigSeeds } from '../sys/config-seed.js';
 import { auditSeedSteps } from './audit.js';
 import { labSeedSteps } from './lab.js';
+import { workflowSeedSteps } from '../workflow/seed.js';
 
 /** Every seed step in order: base data (dictionaries, menus) first, then the demo university. */
 export const seedSteps: SeedStep[] = [
@@ -34,3 +35,5 @@ seedSteps.push(...auditSeedSteps);
 seedSteps.push(...labSeedSteps);
 // Display texts of the schema screens of issue 26 (a timeline's actions, a job run's trigger).
 seedSteps.push({ name: 'dicts-display', run: seedDisplayDicts });
+// 审批流程: its dictionaries, the finance role and the three seeded processes (deployed).
+seedSteps.push(...workflowSeedSteps);

@@ -41,14 +41,18 @@ test('实验室预约: a teacher books a lab, an overlap is refused, the manager
     await expect(form).toBeHidden({ timeout: 20_000 });
     await expect(rows(page).filter({ hasText: purpose })).toContainText('待审核', { timeout: 20_000 });
   });
-  await asUser(browser, 'admin', async (page) => {
-    await page.goto('/lab/reservation');
-    const row = rows(page).filter({ hasText: purpose });
-    await expect(row).toContainText('待审核', { timeout: 20_000 });
-    await rowAction(page, row, '通过');
-    await page.locator('.ant-popconfirm:visible, .ant-modal-confirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
-    await expect(row).toContainText('已通过', { timeout: 20_000 });
-  });
+  // 实验室预约审批 (issue 28): the lab's manager, then — sections 11-12 are outside opening hours — the department leader, from 我的待办.
+  for (const approver of ['secretary', 'leader']) {
+    await asUser(browser, approver, async (page) => {
+      await page.goto('/workflow/todo');
+      const row = rows(page).filter({ hasText: `软件工程实验室 ${date}` }).first();
+      await expect(row).toBeVisible({ timeout: 20_000 });
+      await rowAction(page, row, '同意');
+      const dialog = page.locator('.ant-modal:visible');
+      await dialog.getByRole('button', { name: /确\s*定/ }).click();
+      await expect(dialog).toBeHidden({ timeout: 20_000 });
+    });
+  }
   await asUser(browser, 'teacher', async (page) => {
     await page.goto('/lab/reservation');
     await expect(rows(page).filter({ hasText: purpose })).toContainText('已通过', { timeout: 20_000 });

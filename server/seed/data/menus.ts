@@ -116,12 +116,13 @@ export const MENU_TREE: MenuSeed[] = [
   {
     name: '审批流程', url: '/workflow', component: RV, icon: 'apartment',
     children: [
-      list('模型管理', '/workflow/model', 'workflow/ModelList', 'workflow:model'),
+      list('模型管理', '/workflow/model', 'workflow/ModelList', 'workflow:model', { buttons: [['deploy', '部署']] }),
       list('流程模型', '/workflow/processModel', 'workflow/ProcessModelList', 'workflow:processModel'),
       view('发起申请', '/workflow/apply', 'workflow/ApplyList', 'workflow:apply'),
       view('我的待办', '/workflow/todo', 'workflow/TodoList', 'workflow:todo'),
       view('我的已办', '/workflow/done', 'workflow/DoneList', 'workflow:done'),
       view('流程历史', '/workflow/history', 'workflow/HistoryList', 'workflow:history'),
+      view('审批任务', '/workflow/task', 'workflow/TaskAdmin', 'workflow:task', { buttons: [['reassign', '改派'], ['terminate', '终止']] }),
     ],
   },
   view('在线文档', '/document/online', 'document/OnlineDocument', 'document:online', { icon: 'file-text' }),
@@ -244,13 +245,15 @@ const ACCOUNT = { menus: ['/account/*', '/isps/userAnnouncement'], buttons: '*' 
 const HOME = { menus: ['/dashboard/analysis'], buttons: '*' as const };
 /** Online documents: every role has a library; what each may do with a document is decided by its shares. */
 const DOCS = { menus: ['/document/online', '/document/edit'], buttons: '*' as const };
+/** 审批流程 for everyone: apply, to-do, done, history (what each sees is scoped on the server). */
+const WORKFLOW = { menus: ['/workflow/apply', '/workflow/todo', '/workflow/done', '/workflow/history'], buttons: '*' as const };
 
 export const ROLES: RoleSeed[] = [
   { code: 'admin', name: '系统管理员', description: '拥有全部权限', grants: [{ menus: ['*'], buttons: '*' }] },
   {
     code: 'supervisor', name: '校级督导', description: '听课评价、统计与整改下发验收',
     grants: [
-      HOME, ACCOUNT, DOCS,
+      HOME, ACCOUNT, DOCS, WORKFLOW,
       { menus: [...BASE_DATA, '/supervisor/index', '/supervisor/indexScore', '/supervisor/requireTask', '/timetable/schedule'], buttons: READ },
       { menus: ['/supervisor/lectureRecord', '/supervisor/lectureToday', '/lecture/scan'], buttons: '*' },
       { menus: ['/statistics/*'], buttons: '*' },
@@ -262,7 +265,7 @@ export const ROLES: RoleSeed[] = [
   {
     code: 'leader', name: '部门领导', description: '本部门听课、统计与整改',
     grants: [
-      HOME, ACCOUNT, DOCS,
+      HOME, ACCOUNT, DOCS, WORKFLOW,
       { menus: ['/statistics/*'], buttons: '*' },
       { menus: ['/supervisor/lectureRecord'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'submit', 'confirm', 'viewDepart'] },
       { menus: ['/supervisor/lectureToday', '/lecture/scan'], buttons: '*' },
@@ -275,7 +278,7 @@ export const ROLES: RoleSeed[] = [
   {
     code: 'secretary', name: '部门秘书', description: '本部门基础数据、课表、听课记录与整改',
     grants: [
-      HOME, ACCOUNT, DOCS,
+      HOME, ACCOUNT, DOCS, WORKFLOW,
       // Terms and section times are university-wide (issue 27 rule 2): read only for a department.
       { menus: BASE_DATA.filter((m) => !UNIVERSITY_DATA.includes(m)), buttons: '*' },
       { menus: UNIVERSITY_DATA, buttons: READ },
@@ -290,7 +293,7 @@ export const ROLES: RoleSeed[] = [
   {
     code: 'deptadmin', name: '部门管理员', description: '本部门用户与基础数据',
     grants: [
-      HOME, ACCOUNT, DOCS,
+      HOME, ACCOUNT, DOCS, WORKFLOW,
       { menus: ['/isystem/user'], buttons: ['add', 'edit', 'queryById', 'exportXls', 'importExcel', 'frozen', 'resetPassword'], dataRules: ['本部门及下级部门用户'] },
       { menus: ['/isystem/role'], buttons: ['queryById'] },
       { menus: ['/isystem/depart'], buttons: ['queryById'] },
@@ -300,7 +303,7 @@ export const ROLES: RoleSeed[] = [
   {
     code: 'teacher', name: '教师', description: '查看本人听课记录、反馈与整改',
     grants: [
-      HOME, ACCOUNT, DOCS,
+      HOME, ACCOUNT, DOCS, WORKFLOW,
       { menus: ['/supervisor/lectureRecord'], buttons: ['add', 'edit', 'delete', 'queryById', 'submit', 'feedback'] },
       { menus: ['/improvement/subtask'], buttons: ['queryById', 'edit', 'submit'] },
       { menus: ['/improvement/myTask'], buttons: ['queryById', 'submitVerify'] },

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import dayjs from 'dayjs';
+import type { ServerContext } from '../context.js';
+import { BizError, ok } from '../http/envelope.js';
+import { logAction } from '../domain/improvement.js';
+import { registerBizHandler } from './business.js';
+import { startInstance } from './service.js';
+
+/**
+ * 整改延期申请: the responsible person of an issued improvement task asks for a later deadline; the
+ * issuer approves (seeded model `imp_extension`); on approval the task's deadline changes and its log
+ * says why (action EXTEND, comment with the old and new deadline and the reason).
+ */
+const OPEN = ['ISSUED', 'ACCEPTED', 'IN_PROGRESS', 'REJECTED'];
+const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+registerBizHandler('imp_extension', {
+  async onEnd(_ctx, trx, inst, outcome, actor) {
+    if (outcome !== 'APPROVED') return;
+    const v = typeof inst.variables === 'string' ? JSON.parse(inst.variables) : (inst.variables ?? {});
+    const task = await trx.selectFrom('imp_task').select(['id', 'status', 'deadline']).where('id', '=', str(inst.biz_id)).executeTakeFirst();
+    if (!task) return;
+    await trx.updateTable('imp_task').set({ deadline: str(v.newDeadline), update_time: dayjs().format('YYYY-MM-DD HH:mm:ss') }).where('id', '=', task.id).execute();
+    await logAction(trx, { kind: 'task', id: str(task.id) }, 'EXTEND', str(task.status), str(task.status), actor as never, `整改期限由${str(task.deadline).slice(0, 10)}延期至${str(v.newDeadline)}（延期申请已批准）：${str(v.reason)}`);
+  },
+});
+
+export async function registerImprovementWorkflow(api: FastifyInstance, ctx: ServerContext) {
+  api.post('/workflow/biz/impExtension', { config: { auth: 'user' } }, async (req) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const task = await ctx.db.selectFrom('imp_task').select(['id', 'title', 'status', 'deadline', 'resp_person_id', 'issuer_id']).where('id', '=', str(b.taskId)).executeTakeFirst();
+    if (!task) throw new BizError('整改任务不存在');
+    if (task.resp_person_id !== req.user!.id) throw new BizError('只有整改责任人可以申请延期');
+    if (!OPEN.includes(str(task.status))) throw new BizError('该整改任务当前状态不能申请延期');
+    const newDeadline = str(b.newDeadline).slice(0, 10);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(newDeadline) || newDeadline <= str(task.deadline).slice(0, 10)) throw new BizError('新的期限须晚于当前期限');
+    const reason = str(b.reason).trim().slice(0, 500);
+    if (!reason) throw new BizError('请填写延期原因');
+    const r = await startInstance(ctx, req.user!, {
+      modelKey: 'imp_extension', bizType: 'imp_extension', bizId: str(task.id), title: `整改延期：${str(task.title)}（至${newDeadline}）`,
+      variables: { issuerId: task.issuer_id, taskTitle: task.title, deadline: str(task.deadline).slice(0, 10), newDeadline, reason },
+    });
+    return ok(r, '延期申请已提交');
+  });
+}
