@@ -83,11 +83,38 @@ export function checkAgainst(metaId: string, doc: unknown, file: string): Schema
   const validate = metaAjv().getSchema(metaId);
   if (!validate) throw new Error(`meta-schema ${metaId} not found`);
   if (validate(doc)) return [];
-  return (validate.errors ?? []).map((e) => ({
-    file,
-    path: e.instancePath || '/',
-    reason: `${e.message ?? 'invalid'}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}${e.params && 'unevaluatedProperty' in e.params ? ` (${String(e.params.unevaluatedProperty)})` : ''}`,
-  }));
+  return (validate.errors ?? []).map((e) => ({ file, path: e.instancePath || '/', reason: reasonZh(e) }));
+}
+
+const TYPE_ZH: Record<string, string> = { string: '文本', number: '数字', integer: '整数', boolean: '布尔值（true/false）', object: '对象', array: '数组', null: 'null' };
+
+/**
+ * One meta-schema problem in Chinese: config authors read these in the page designer and in the
+ * start-up report, so they name the expected type, property or value rather than ajv's English.
+ */
+export function reasonZh(e: { keyword: string; params?: Record<string, any>; message?: string }): string {
+  const p = e.params ?? {};
+  switch (e.keyword) {
+    case 'type': return `应为${String(p.type).split(',').map((t) => TYPE_ZH[t] ?? t).join('或')}`;
+    case 'required': return `缺少必填属性“${String(p.missingProperty)}”`;
+    case 'enum': return `应为以下值之一：${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join('、')}`;
+    case 'const': return `应为 ${JSON.stringify(p.allowedValue)}`;
+    case 'additionalProperties': return `不支持的属性“${String(p.additionalProperty)}”`;
+    case 'unevaluatedProperties': return `不支持的属性“${String(p.unevaluatedProperty)}”`;
+    case 'minLength': return `长度不能少于 ${p.limit} 个字符`;
+    case 'maxLength': return `长度不能超过 ${p.limit} 个字符`;
+    case 'minItems': return `至少需要 ${p.limit} 项`;
+    case 'maxItems': return `最多 ${p.limit} 项`;
+    case 'minimum': case 'exclusiveMinimum': return `应${e.keyword === 'minimum' ? '不小于' : '大于'} ${p.limit}`;
+    case 'maximum': case 'exclusiveMaximum': return `应${e.keyword === 'maximum' ? '不大于' : '小于'} ${p.limit}`;
+    case 'pattern': return `格式不符合 ${String(p.pattern)}`;
+    case 'format': return `格式应为 ${String(p.format)}`;
+    case 'uniqueItems': return `第 ${p.j} 项与第 ${p.i} 项重复`;
+    case 'oneOf': case 'anyOf': return '不符合任何一种允许的写法';
+    case 'not': return '不允许这种写法';
+    case 'if': return `不满足“${String(p.failingKeyword)}”分支的要求`;
+    default: return e.message ?? '无效';
+  }
 }
 
 /** Cross-field checks the JSON meta-schema cannot express. */

@@ -198,7 +198,7 @@ test('a config author adds a screen without code', async ({ page }) => {
   // The mistaken page shows its error; the product works on.
   await go('/demo/broken');
   await expect(page.getByText('页面配置有误', { exact: true })).toBeVisible();
-  await expect(page.locator('.schema-problems')).toContainText("pages/demo/Broken.json /columns/0：must have required property 'title'");
+  await expect(page.locator('.schema-problems')).toContainText("pages/demo/Broken.json /columns/0：缺少必填属性“title”");
   // …and the rest of the product works on.
   await go('/demo/book');
   await expect(page.locator('tr.ant-table-row')).toHaveCount(2);

@@ -14,7 +14,7 @@ const LIST = '/supervisor/lectureRecord';
 // docs/config-authors.md's browser section is the script: every label this test uses is written there.
 const doc = readFileSync(join(ROOT, 'docs/config-authors.md'), 'utf8');
 const browserPath = doc.slice(doc.indexOf('## In the browser'), doc.indexOf('## As files on the server'));
-const USED = ['在线开发 / 页面设计', '/online/design', '选择页面', 'supervisor/LectureRecordList', '列表列', '查询条件', '添加查询条件', '展开', 'JSON', '配置有效', '页面配置有误', '/columns/1/title：must be string', '预览', '版本说明', '保存', '版本', '对比出厂配置', '恢复出厂配置', '出厂配置已更新', 'design:page:list'];
+const USED = ['在线开发 / 页面设计', '/online/design', '选择页面', 'supervisor/LectureRecordList', '列表列', '查询条件', '添加查询条件', '展开', 'JSON', '配置有效', '页面配置有误', '/columns/1/title：应为文本', '预览', '版本说明', '保存', '版本', '对比出厂配置', '恢复出厂配置', '出厂配置已更新', 'design:page:list'];
 
 test('docs/config-authors.md describes the browser path first, with the labels used here', () => {
   expect(doc.indexOf('## In the browser')).toBeGreaterThan(0);
@@ -88,7 +88,7 @@ test('the page designer edits the 听课记录 list, live for others, with rollb
   await page.getByRole('button', { name: '保存' }).click();
   await expect(page.getByText('页面配置有误，未保存')).toBeVisible();
   await expect(problems).toContainText('/columns/1/title');
-  await expect(problems).toContainText('must be string');
+  await expect(problems).toContainText('应为文本');
 
   // Versions: diff against the shipped default, then roll back to it.
   await page.getByRole('button', { name: '版本' }).click();

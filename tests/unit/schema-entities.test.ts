@@ -32,7 +32,7 @@ describe('entity schemas', () => {
     const reg = loadEntities(dir);
     expect([...reg.byName.keys()]).toEqual(['good_one']);
     expect(reg.problems).toEqual(expect.arrayContaining([
-      expect.objectContaining({ path: '/fields/0/type', reason: expect.stringContaining('allowed values') }),
+      expect.objectContaining({ path: '/fields/0/type', reason: expect.stringContaining('应为以下值之一') }),
       expect.objectContaining({ path: '/fields/0/length', reason: 'a string field needs a length' }),
       expect.objectContaining({ path: '/defaultSort/field', reason: 'unknown field "nope"' }),
       expect.objectContaining({ path: '/', reason: expect.stringContaining('invalid JSON') }),
