@@ -2,10 +2,11 @@
  * Online documents bench (issue 29): 20 simultaneous editors on one document over loopback (Node Yjs
  * clients through the Hocuspocus provider, as the browser connects), update propagation p50/p95/max;
  * then a ~200-page document (8,000 paragraphs) opened by a fresh client (connect → synced).
- * Run: npx tsx bench/docs.ts   (embedded PGlite, demo data copy; BENCH_DOCS_PORT to change the port).
+ * Run: npm run bench docs   (embedded PGlite, demo data copy; BENCH_DOCS_PORT to change the port).
  */
 import * as Y from 'yjs';
 import { freshCopy, login, startServer, API } from './server.js';
+import type { Figure } from './lib.js';
 import { connectDoc } from '../tests/helpers/collab.js';
 
 const PORT = Number(process.env.BENCH_DOCS_PORT ?? 18299);
@@ -13,7 +14,8 @@ const EDITORS = 20;
 const ROUNDS = 300;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
-async function main() {
+export async function benchDocs(): Promise<Figure[]> {
+  const figures: Figure[] = [];
   const target = freshCopy('docs');
   const server = await startServer(target, PORT);
   try {
@@ -53,7 +55,12 @@ async function main() {
     }
     const deadline = Date.now() + 10_000;
     while (lat.length < ROUNDS * (EDITORS - 1) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
-    console.log(`20 editors, ${ROUNDS} edits (~50/s): ${lat.length}/${ROUNDS * (EDITORS - 1)} deliveries; propagation p50 ${pct(lat, 50).toFixed(1)} ms, p95 ${pct(lat, 95).toFixed(1)} ms, max ${Math.max(...lat).toFixed(1)} ms`);
+    figures.push(
+      { name: `20 editors, ${ROUNDS} edits (~50/s): deliveries`, value: lat.length, unit: `of ${ROUNDS * (EDITORS - 1)}`, budget: ROUNDS * (EDITORS - 1), higherIsBetter: true },
+      { name: '20 editors: update propagation p50', value: pct(lat, 50), unit: 'ms' },
+      { name: '20 editors: update propagation p95', value: pct(lat, 95), unit: 'ms', budget: 100 },
+      { name: '20 editors: update propagation max', value: Math.max(...lat), unit: 'ms' },
+    );
     for (const c of clients) c.close();
 
     // ---- a 200-page document ----
@@ -84,7 +91,10 @@ async function main() {
       if (c.doc.getXmlFragment('default').length !== 8000) throw new Error('incomplete document');
       c.close();
     }
-    console.log(`200-page document (8,000 blocks, ${(size / 1024).toFixed(0)} KB state): cold open (nobody editing; connect → synced) median ${pct(times, 50).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`);
+    figures.push(
+      { name: `200-page document (8,000 blocks, ${(size / 1024).toFixed(0)} KB state): cold open (connect → synced), median of 5`, value: pct(times, 50), unit: 'ms', budget: 1000 },
+      { name: '200-page document: cold open, max of 5', value: Math.max(...times), unit: 'ms' },
+    );
     // Warm: someone already has it open (the document is in the server's memory).
     const holder = connectDoc(ws, token, big);
     await holder.ready;
@@ -97,16 +107,9 @@ async function main() {
       c.close();
     }
     holder.close();
-    console.log(`200-page document: warm open (another editor present) median ${pct(warm, 50).toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms`);
+    figures.push({ name: '200-page document: warm open (another editor present), median of 5', value: pct(warm, 50), unit: 'ms' });
   } finally {
     await server.stop();
   }
+  return figures;
 }
-
-void main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
