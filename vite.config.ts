@@ -113,10 +113,14 @@ function inlineFavicon(): Plugin {
  * Every built script, stylesheet and SVG of 1 kB or more also as `.br` and `.gz` beside it, served by the
  * server in their place to browsers that accept them (`preCompressed` in server/app.ts): the bundle
  * budgets are gzip sizes; a list page's first visit downloads ~0.4 MB instead of ~1.9 MB (all assets
- * 5.7 → 1.5 MB). Brotli at quality 7 (quality 11 saves ~8 % more and takes ~25× as long, on every build);
- * gzip at level 9 for browsers that send no `br` (Chrome asks for it over HTTPS and on localhost only).
+ * 5.7 → 1.5 MB). Brotli at quality 7 (quality 11 saves ~8 % more and takes ~25× as long, on every build),
+ * except the files every signed-in first visit downloads (FIRST_VISIT: the entry, boot, React, antd's entry part,
+ * the renderer with antd-page, the stylesheet; ~2 MB, ~3 s more of build CPU): quality 11 there saves ~38 kB,
+ * ~0.2 s of a phone's first visit at 1.6 Mbit/s (issue 30 bench); gzip at level 9 for browsers that send no `br` (Chrome asks for it over HTTPS and on localhost only).
  * A compressed file no smaller than its source is not written.
  */
+const FIRST_VISIT = /^assets\/(index|boot|react|antd|antd-page|renderer)-[\w-]{8}\.(js|css)$/;
+
 function precompress(): Plugin {
   const br = promisify(brotliCompress);
   const gz = promisify(gzip);
@@ -130,7 +134,7 @@ function precompress(): Plugin {
           const raw = Buffer.from(f.type === 'chunk' ? f.code : f.source);
           if (raw.length < 1024) return;
           const [b, g] = await Promise.all([
-            br(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 7, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+            br(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: FIRST_VISIT.test(f.fileName) ? 11 : 7, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
             gz(raw, { level: 9 }),
           ]);
           const path = join(out!, f.fileName);
@@ -178,7 +182,10 @@ export default defineConfig(({ mode }) => ({
             // overlays, the scroll-edge check): ListPage (with its controller and views,
             // renderer/list/) is also imported by the lazy online page, which would split it off, and a shared module alone
             // would be a request of its own.
-            { name: 'renderer', test: /[\\/](app[\\/]layouts[\\/](?!UserLayout)[^\\/]+\.tsx?|app[\\/]router[\\/](resolve|static-routes|lookup)\.tsx?|app[\\/]screens\.ts|core[\\/]ui[\\/](moveFocus|LazyOverlay|useStableCallback|hiddenBeyond)\.tsx?|core[\\/](listQuery|dict)\.ts|shared[\\/](list-request|urls|format)\.ts|renderer[\\/](warm|scope|expr|loader|registry|polling)\.ts|renderer[\\/]useActions\.tsx|renderer[\\/](kinds|actions|list)[\\/][^\\/]+\.tsx?|widgets[\\/](index|registry)\.ts|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions|dialogAction)\.tsx?|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
+            { name: 'renderer', test: /[\\/](app[\\/]layouts[\\/](?!UserLayout)[^\\/]+\.tsx?|app[\\/]router[\\/](resolve|static-routes|lookup)\.tsx?|app[\\/]screens\.ts|core[\\/]ui[\\/](moveFocus|LazyOverlay|useStableCallback|hiddenBeyond)\.tsx?|core[\\/](listQuery|dict)\.ts|shared[\\/](list-request|urls|format)\.ts|renderer[\\/](warm|scope|expr|loader|registry|polling)\.ts|renderer[\\/]useActions\.tsx|renderer[\\/](kinds|actions|list)[\\/][^\\/]+\.tsx?|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions|dialogAction)\.tsx?|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
+            // The widget registry and its lazy registrations (~2 kB): app/boot.ts asks for it with the early route answer,
+            // so a page that is one widget (扫码听课) loads that widget's code beside the renderer, not after it.
+            { name: 'widgets', test: /[\\/]widgets[\\/](index|registry)\.ts$/, includeDependenciesRecursively: false, priority: 44 },
             // React with the entry's other small libraries (dayjs, jotai's React bindings): one request fewer.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|dayjs|jotai)[\\/]/, priority: 40 },
             // Only the antd the entry (shell + login) needs; the rest is split by use, so the login route stays small.

@@ -2,7 +2,7 @@ import { getDefaultStore } from 'jotai';
 import { installHttpErrorHandling } from '@core/http/errors';
 import { tokenAtom } from '@core/session/store';
 import { prefetchPermissions } from '@core/session/actions';
-import { installWarmer, loadWarmer, startBootPrefetch } from '@core/session/prefetch';
+import { installWarmer, loadWarmer, peekEarly, startBootPrefetch } from '@core/session/prefetch';
 import { moduleLoader } from '@core/ui/moduleLoader';
 
 /*
@@ -29,9 +29,28 @@ function bootPrefetch(): Promise<unknown> | undefined {
   // Requests first: the browser queues requests beyond six per host in the order they were made, and
   // the page's route question (and its list request, after the warmer's chunk) are on the critical path.
   prefetchPermissions();
+  preloadPageWidget(); // before startBootPrefetch takes the early route answer
   startBootPrefetch(path, window.location.search);
   void loadWarmer().catch(() => undefined);
   return Promise.all([loadMainApp(), loadRenderer()]).catch(() => undefined);
+}
+
+/**
+ * A page that is one widget (a `dashboard` with `widget` and no `panels`, e.g. 扫码听课 on a phone): its
+ * code starts loading as soon as the early route answer names it and the widget registry is there, beside
+ * the renderer, instead of after it (~0.5 s sooner on a slow phone link).
+ */
+function preloadPageWidget() {
+  const route = peekEarly('route');
+  if (!route) return;
+  void route
+    .then(async (answer) => {
+      const schema = (answer?.success ? (answer.result as { schema?: { kind?: string; widget?: string; panels?: unknown[] } | null }) : undefined)?.schema;
+      if (schema?.kind !== 'dashboard' || !schema.widget || schema.panels?.length) return;
+      const [, registry] = await Promise.all([import('@widgets/index'), import('@widgets/registry')]);
+      await registry.preloadWidget(schema.widget);
+    })
+    .catch(() => undefined);
 }
 
 /**

@@ -4,6 +4,7 @@ import { createForm } from '@formily/core';
 import { toJS } from '@formily/reactive';
 import { http } from '@core/http/client';
 import type { ActionSchema } from '@shared/page-schema';
+import { usePhoneDialog } from './phoneDialog';
 import { initialValuesOf, SchemaFormBody } from './SchemaForm';
 import { fillTemplate, fillText, fillUrl } from './template';
 
@@ -17,6 +18,7 @@ type Row = Record<string, unknown>;
 export default function ActionForm({ action: a, record, data, rowKey, onClose }: { action: ActionSchema; record?: Row; data: Row; rowKey: string; onClose: (changed: boolean) => void }) {
   const { message } = App.useApp();
   const [saving, setSaving] = useState(false);
+  const sheet = usePhoneDialog(a.width ?? 560);
   const schema = useMemo(() => ({ fields: a.fields ?? [] }), [a.fields]);
   const form = useMemo(() => {
     const values = a.values ? (fillTemplate(a.values, data) as Row) : undefined;
@@ -51,7 +53,7 @@ export default function ActionForm({ action: a, record, data, rowKey, onClose }:
     <Modal
       open
       title={fillText(a.title ?? a.label, data)}
-      width={a.width ?? 560}
+      {...sheet}
       okText={a.submitText ?? '确定'}
       cancelText="取消"
       confirmLoading={saving}

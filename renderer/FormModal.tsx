@@ -5,6 +5,7 @@ import { toJS } from '@formily/reactive';
 import { dataProvider } from '@core/data';
 import { http } from '@core/http/client';
 import type { DictOption } from '@core/dict';
+import { phoneDialogProps } from './phoneDialog';
 import { initialValuesOf, SchemaFormBody } from './SchemaForm';
 import { urlsOf } from './scope';
 import type { FormMode } from './ListPage';
@@ -129,7 +130,9 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
   const { message, modal } = App.useApp();
   const urls = urlsOf(schema);
   // A phone gets one column of fields with their labels above them (never cut to 教…).
-  const narrow = Grid.useBreakpoint().md === false;
+  const screens = Grid.useBreakpoint();
+  const narrow = screens.md === false;
+  const phone = screens.sm === false;
   const baseSchema = useMemo(() => schema.form ?? { fields: [] }, [schema.form]);
   // Drawn with one column on a phone; the form itself (and what was typed) survives a rotation.
   const formSchema = useMemo(() => (narrow && (baseSchema.columns ?? 1) > 1 ? { ...baseSchema, columns: 1 as const } : baseSchema), [baseSchema, narrow]);
@@ -294,7 +297,7 @@ export default function FormModal({ schema, mode, record, onClose, onSaved }: { 
     <Modal
       open
       title={title}
-      width={width}
+      {...phoneDialogProps(phone, width)}
       onCancel={onClose}
       onOk={() => void submit()}
       okText={formSchema.submitText ?? '确定'}

@@ -3,6 +3,7 @@ import { App, Drawer, Modal } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import { useStableCallback } from '@core/ui/useStableCallback';
 import type { ActionSchema } from '@shared/page-schema';
+import { usePhoneDialog } from './phoneDialog';
 import { actionHandler, type ActionContext, type ActionDialog, type Row } from './registry';
 
 export type ActionBase = Omit<ActionContext, 'record' | 'openDialog' | 'message' | 'modal' | 'navigate'>;
@@ -12,6 +13,7 @@ const DRAWER_STYLES = { wrapper: { maxWidth: '100vw' } };
 /** A dialog opened by an action: closing a drawer refreshes the page (its widget may have changed rows). */
 function DialogHost({ dialog, close }: { dialog: ActionDialog; close: (changed?: boolean) => void }): ReactNode {
   const body = dialog.render(close);
+  const sheet = usePhoneDialog(dialog.width ?? 520);
   if (dialog.kind === 'bare') return body;
   if (dialog.kind === 'drawer')
     return (
@@ -21,7 +23,7 @@ function DialogHost({ dialog, close }: { dialog: ActionDialog; close: (changed?:
       </Drawer>
     );
   return (
-    <Modal open title={dialog.title} width={dialog.width ?? 520} footer={null} onCancel={() => close(false)} destroyOnHidden>
+    <Modal open title={dialog.title} {...sheet} footer={null} onCancel={() => close(false)} destroyOnHidden>
       {body}
     </Modal>
   );

@@ -15,6 +15,7 @@ import { installGuard, undeclared, type DeclaredRoute } from './http/guard.js';
 import { registerModules } from './modules.js';
 import { installRateLimits } from './http/limits.js';
 import { installInputGuard } from './http/input-guard.js';
+import { installJsonCompression } from './http/compress.js';
 
 /**
  * The product's CSP. Frames: the page may be framed only by itself (`frame-ancestors 'self'`, which
@@ -94,6 +95,7 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean; log
   await installRateLimits(app, ctx);
   installGuard(app, ctx, routes);
   installInputGuard(app);
+  installJsonCompression(app);
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');

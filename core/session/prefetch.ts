@@ -108,6 +108,12 @@ export function arrivedEarly(name: EarlyName): Envelope | undefined {
   return answer?.success ? answer : undefined;
 }
 
+/** Early request `name`'s answer when it comes in, without taking it (undefined when it was not asked for this session and page). */
+export function peekEarly(name: EarlyName): Promise<Envelope | undefined> | undefined {
+  const early = earlyRequests();
+  return early?.[name];
+}
+
 /** Registers what a route answer leading to `pageId` carries: the page's schema and its first list request's answer. */
 function adoptRoute(r: Envelope | undefined, pageId: string, search: string): Envelope | undefined {
   const schema = routeSchema(r, pageId);

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { expect, request as pwRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, request as pwRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { confirmLoginChoices, DEMO_PASSWORD, expectFitsPhone, submitLogin } from './helpers';
 import { weekOf } from '../../shared/rules';
 
@@ -185,33 +185,141 @@ test('phone: scan a classroom code, score, lose the network, reopen the tab, com
     await ctx.close();
   }
 
-  // ---- the observed teacher, on a phone: the notice, the record, 确认 ----
+  // ---- the observed teacher, on a phone: reads the notice, opens the record from it, asks for a review ----
   const rec = (await sup.get(`/supervisor/lectureRecord/list?listenerId=${sup.userId}&courseTaskId=${task!.id}&lectureDate=${date}`)).records[0] as Row;
-  const teacher = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', reducedMotion: 'reduce' });
-  try {
-    const tp = await teacher.newPage();
-    const username = ((await admin.get(`/sys/user/queryById?id=${rec.teacherId}`)) as Row).username as string;
-    expect(username).toBeTruthy();
-    await tp.goto('/user/login');
-    await submitLogin(tp, username);
-    await confirmLoginChoices(tp);
-    await expect(tp.locator('.basic-layout')).toBeVisible({ timeout: 20_000 });
+  const username = ((await admin.get(`/sys/user/queryById?id=${rec.teacherId}`)) as Row).username as string;
+  expect(username).toBeTruthy();
+  const reason = '第二项评分与课堂实际不符，请复核';
+  await onPhone(browser, username, async (tp) => {
     await tp.goto('/isps/userAnnouncement');
-    await expect(tp.getByTestId('list-card').filter({ hasText: rec.courseName }).first()).toBeVisible({ timeout: 20_000 });
+    const notice = tp.getByTestId('list-card').filter({ hasText: rec.courseName }).first();
+    await expect(notice).toBeVisible({ timeout: 20_000 });
     await expectFitsPhone(tp, '我的消息');
     await tp.screenshot({ path: `${SHOTS}/phone-9-teacher-notices.png` });
-    await tp.goto('/supervisor/lectureRecord');
-    const mineCard = tp.getByTestId('list-card').filter({ hasText: rec.recordNo });
-    await expect(mineCard).toBeVisible({ timeout: 20_000 });
-    await expectFitsPhone(tp, '听课记录（教师）');
-    await mineCard.getByText('详情', { exact: true }).click();
-    const drawer = tp.locator('.ant-drawer-content:visible');
-    await expect(drawer).toContainText(rec.recordNo);
+    await notice.getByText('查看', { exact: true }).click();
+    const detail = tp.getByTestId('notice-detail');
+    await expect(detail).toContainText(rec.recordNo);
+    await expectFitsPhone(tp, '消息详情（教师）');
+    await detail.getByTestId('notice-target').click();
+    await expect(tp).toHaveURL(new RegExp(`/supervisor/lectureRecord\\?open=${rec.id}`));
+    const drawer = tp.locator('.ant-drawer-content').last();
+    await expect(drawer.locator('.ant-drawer-title')).toHaveText(`听课记录 ${rec.recordNo}`, { timeout: 20_000 });
     await expect(drawer.locator('.schema-descriptions').first()).toContainText(rec.teacherName, { timeout: 20_000 });
     await expect(drawer.locator('.schema-record-table')).toBeVisible();
+    await expectDrawerFillsPhone(tp);
     await expectFitsPhone(tp, '听课记录详情（教师）');
     await tp.screenshot({ path: `${SHOTS}/phone-10-teacher-detail.png` });
-  } finally {
-    await teacher.close();
-  }
+
+    await drawer.getByRole('button', { name: '申请复核' }).click();
+    const dialog = actionDialog(tp);
+    await expect(dialog).toContainText(`申请复核听课记录 ${rec.recordNo}`);
+    await dialog.locator('textarea').fill(reason);
+    await expectDialogFillsPhone(tp);
+    await expectFitsPhone(tp, '申请复核（教师）');
+    await tp.screenshot({ path: `${SHOTS}/phone-11-teacher-appeal.png` });
+    await dialog.getByRole('button', { name: /申请复核/ }).click();
+    await expect(dialog).toBeHidden();
+    await expect(drawer.locator('.schema-descriptions').first()).toContainText('复核中');
+    await expect(drawer.locator('.schema-timeline')).toContainText(reason);
+    await expect(drawer.getByRole('button', { name: '申请复核' })).toHaveCount(0);
+    await expectFitsPhone(tp, '复核中（教师）');
+  });
+
+  // ---- the quality office (a 校级督导 who did not observe the lesson), on a phone: 复核 → 修改评价 ----
+  const before = await sup.get(`/supervisor/lectureRecord/queryById?id=${rec.id}`);
+  expect(before.status).toBe('REVIEWING');
+  const office = await apiAs(baseURL!, QUALITY_OFFICE);
+  expect(office.userId).not.toBe(sup.userId);
+  const amended = leaves[1]!;
+  const was = Number((before.indexScoreList as Row[]).find((s) => s.indexId === amended.id)!.score);
+  expect(was).toBeGreaterThan(0);
+  const opinion = '经核实，第二项减 1 分';
+  await onPhone(browser, QUALITY_OFFICE, async (qp) => {
+    await qp.goto(`/supervisor/lectureRecord?open=${rec.id}`);
+    const drawer = qp.locator('.ant-drawer-content').last();
+    await expect(drawer.locator('.ant-drawer-title')).toHaveText(`听课记录 ${rec.recordNo}`, { timeout: 20_000 });
+    await expect(drawer.locator('.schema-timeline')).toContainText(reason);
+    await expectFitsPhone(qp, '复核中（质量办）');
+    await drawer.getByRole('button', { name: /^复\s*核$/ }).click();
+    const dialog = actionDialog(qp);
+    await expect(dialog).toContainText(`复核听课记录 ${rec.recordNo}`);
+    await dialog.getByLabel('修改评价').check();
+    const score = dialog.getByLabel(`${amended.name}得分`);
+    await expect(score).toHaveValue(String(was));
+    await score.fill(String(was - 1));
+    await dialog.locator('textarea').first().fill(opinion);
+    await expectDialogFillsPhone(qp);
+    await expectFitsPhone(qp, '复核 → 修改评价（质量办）');
+    await qp.screenshot({ path: `${SHOTS}/phone-12-amend.png` });
+    await dialog.getByRole('button', { name: '提交复核结论' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(drawer.locator('.schema-timeline')).toContainText('复核：修改评价');
+  });
+  const after = await sup.get(`/supervisor/lectureRecord/queryById?id=${rec.id}`);
+  expect(after.status).toBe('SUBMITTED');
+  expect(Number(after.totalScore)).toBe(Number(before.totalScore) - 1);
+
+  // The quality office raises an improvement task from the record and issues it to the teacher.
+  const pre = await sup.get(`/improvement/task/prefill?recordId=${rec.id}`);
+  expect(pre.respPersonId).toBe(rec.teacherId);
+  const imp = await sup.post('/improvement/task/add', { ...pre, deadline: pre.deadline ?? '2099-01-01' });
+  await sup.post('/improvement/task/transition?action=ISSUE', { id: imp.id });
+
+  // ---- the teacher, on the phone again: the amended result, then 我的整改任务 as cards ----
+  await onPhone(browser, username, async (tp) => {
+    await tp.goto(`/supervisor/lectureRecord?open=${rec.id}`);
+    const drawer = tp.locator('.ant-drawer-content').last();
+    await expect(drawer.locator('.ant-drawer-title')).toHaveText(`听课记录 ${rec.recordNo}`, { timeout: 20_000 });
+    const head = drawer.locator('.schema-descriptions').first();
+    await expect(head).toContainText(String(after.totalScore));
+    const timeline = drawer.locator('.schema-timeline');
+    await expect(timeline).toContainText('复核：修改评价');
+    await expect(timeline).toContainText(opinion);
+    await expect(timeline).toContainText(`总分 ${before.totalScore} →`);
+    await expectDrawerFillsPhone(tp);
+    await expectFitsPhone(tp, '复核后的记录（教师）');
+    await timeline.scrollIntoViewIfNeeded();
+    await tp.screenshot({ path: `${SHOTS}/phone-13-amended.png` });
+    await tp.goto('/improvement/myTask');
+    const card = tp.getByTestId('list-card').filter({ hasText: imp.taskNo });
+    await expect(card).toBeVisible({ timeout: 20_000 });
+    await expect(card.getByText('签收', { exact: true })).toBeVisible();
+    await expectFitsPhone(tp, '我的整改任务（教师）');
+    await tp.screenshot({ path: `${SHOTS}/phone-14-my-tasks.png` });
+  });
 });
+
+/** A 校级督导 of the quality centre (server/seed/org.ts: the third generated staff member) — not the listener. */
+const QUALITY_OFFICE = 't20030003';
+const actionDialog = (p: Page) => p.locator('.ant-modal-content').filter({ has: p.getByTestId('action-form') });
+
+/** Signs in on a phone of its own (390×844, touch) and runs `fn`. */
+async function onPhone(browser: Browser, username: string, fn: (p: Page) => Promise<void>) {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', reducedMotion: 'reduce' });
+  try {
+    const p = await ctx.newPage();
+    await p.goto('/user/login');
+    await submitLogin(p, username);
+    await confirmLoginChoices(p);
+    await expect(p.locator('.basic-layout')).toBeVisible({ timeout: 20_000 });
+    await fn(p);
+  } finally {
+    await ctx.close();
+  }
+}
+/** The record's drawer takes the phone's whole width. */
+async function expectDrawerFillsPhone(p: Page) {
+  const b = await p.locator('.ant-drawer-content-wrapper').last().boundingBox();
+  expect(b!.x).toBeLessThanOrEqual(0.5);
+  expect(b!.width).toBeGreaterThanOrEqual(389);
+}
+/** An action's dialog on a phone: the screen's width, its buttons (≥ 44 px) on screen. */
+async function expectDialogFillsPhone(p: Page) {
+  const d = actionDialog(p);
+  // Measured once the opening animation (a zoom) is over.
+  await expect.poll(async () => (await d.boundingBox())!.width, { message: 'the dialog is as wide as the screen' }).toBeGreaterThanOrEqual(389);
+  expect((await d.boundingBox())!.x, 'the dialog starts at the screen edge').toBeLessThanOrEqual(0.5);
+  const buttons = d.locator('.ant-modal-footer button');
+  await expect(buttons.last()).toBeInViewport();
+  for (const h of await buttons.evaluateAll((bs) => bs.map((x) => x.getBoundingClientRect().height))) expect(h, 'a 44 px touch target').toBeGreaterThanOrEqual(44);
+}
