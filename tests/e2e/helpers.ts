@@ -1,4 +1,4 @@
-import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, request as pwRequest, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 
 /** Shared e2e helpers (keep small and stable: other specs import them). */
 export const DEMO_PASSWORD = 'Observe#2026';
@@ -138,4 +138,35 @@ export async function expectFitsPhone(page: Page, what: string) {
   });
   expect(r.scrollWidth, `${what}: the page scrolls sideways (${r.scrollWidth} > ${r.clientWidth})`).toBeLessThanOrEqual(r.clientWidth);
   expect(r.clipped, `${what}: clipped labels`).toEqual([]);
+}
+
+type ApiRow = Record<string, any>;
+const apiClients: APIRequestContext[] = [];
+
+/**
+ * An API client signed in as `username`, for a test's set-up and checks beside the browser. `get` and
+ * `post` expect success and return `result`; `raw` returns the whole answer. Each spec file gives its own
+ * client address (`ip`) so per-address sign-in limits of one file never reach another; call
+ * `disposeApiClients()` in afterAll.
+ */
+export async function apiAs(baseURL: string, username: string, ip = '10.88.0.31') {
+  const API = '/jeecg-boot';
+  const api = await pwRequest.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': ip } });
+  apiClients.push(api);
+  const r = await (await api.post(`${API}/sys/login`, { data: { username, password: DEMO_PASSWORD } })).json();
+  expect(r.code).toBe(200);
+  const headers = { 'X-Access-Token': r.result.token as string };
+  const check = (url: string, res: ApiRow) => (expect(res.success, `${url}: ${res.message}`).toBe(true), res.result);
+  return {
+    userId: r.result.userInfo.id as string,
+    realname: r.result.userInfo.realname as string,
+    orgCode: r.result.userInfo.orgCode as string,
+    get: async (url: string) => check(url, await (await api.get(`${API}${url}`, { headers })).json()),
+    post: async (url: string, data: unknown) => check(url, await (await api.post(`${API}${url}`, { headers, data })).json()),
+    raw: async (url: string) => (await (await api.get(`${API}${url}`, { headers })).json()) as ApiRow,
+  };
+}
+
+export async function disposeApiClients() {
+  for (const c of apiClients.splice(0)) await c.dispose();
 }

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, request as pwRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { DEMO_PASSWORD, login, openMenu, rowAction } from './helpers';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { apiAs, disposeApiClients, login, openMenu, rowAction } from './helpers';
 
 /**
  * The observation loop at the desk (issue 30), part two, each fix as the role that met it: 听课记录's key
@@ -9,29 +9,12 @@ import { DEMO_PASSWORD, login, openMenu, rowAction } from './helpers';
  * one improvement task (责任人 filled, a reloaded link refused, one tab), which the teacher finds in 我的整改任务;
  * the statistics show their term and a drill-down its filter, and 成绩明细 rows open their record.
  */
-const API = '/jeecg-boot';
-const SHOTS = '/work/scratch/shots/loop';
+const SHOTS = 'test-results/shots/lecture-loop-desk';
 type Row = Record<string, any>;
 mkdirSync(SHOTS, { recursive: true });
 
-const contexts: APIRequestContext[] = [];
-async function apiAs(baseURL: string, username: string) {
-  const api = await pwRequest.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': '10.88.0.31' } });
-  contexts.push(api);
-  const r = await (await api.post(`${API}/sys/login`, { data: { username, password: DEMO_PASSWORD } })).json();
-  expect(r.code).toBe(200);
-  const headers = { 'X-Access-Token': r.result.token as string };
-  const check = (url: string, res: Row) => (expect(res.success, `${url}: ${res.message}`).toBe(true), res.result);
-  return {
-    userId: r.result.userInfo.id as string,
-    realname: r.result.userInfo.realname as string,
-    get: async (url: string) => check(url, await (await api.get(`${API}${url}`, { headers })).json()),
-    post: async (url: string, data: unknown) => check(url, await (await api.post(`${API}${url}`, { headers, data })).json()),
-    raw: async (url: string) => (await (await api.get(`${API}${url}`, { headers })).json()) as Row,
-  };
-}
 test.afterAll(async () => {
-  for (const c of contexts) await c.dispose();
+  await disposeApiClients();
 });
 test.describe.configure({ mode: 'serial' });
 

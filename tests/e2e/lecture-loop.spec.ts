@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, request as pwRequest, test, type APIRequestContext, type Page } from '@playwright/test';
-import { asUser, DEMO_PASSWORD, login, rowAction } from './helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { apiAs as apiClient, asUser, disposeApiClients, login, rowAction } from './helpers';
 
 /**
  * The observation loop at the desk (issue 30), each fix as the role that meets it, against the real
@@ -8,28 +8,12 @@ import { asUser, DEMO_PASSWORD, login, rowAction } from './helpers';
  * naming every missing index), the secretary's 退回 asks for the reason, the teacher opens a real
  * detail view (scores by index, the log with who and when) and confirms from it.
  */
-const API = '/jeecg-boot';
-const SHOTS = '/work/scratch/shots/h-loop';
+const SHOTS = 'test-results/shots/lecture-loop';
 type Row = Record<string, any>;
 
-const contexts: APIRequestContext[] = [];
-async function apiAs(baseURL: string, username: string) {
-  const api = await pwRequest.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': '10.88.0.19' } });
-  contexts.push(api);
-  const r = await (await api.post(`${API}/sys/login`, { data: { username, password: DEMO_PASSWORD } })).json();
-  expect(r.code).toBe(200);
-  const headers = { 'X-Access-Token': r.result.token as string };
-  const check = (url: string, res: Row) => (expect(res.success, `${url}: ${res.message}`).toBe(true), res.result);
-  return {
-    userId: r.result.userInfo.id as string,
-    realname: r.result.userInfo.realname as string,
-    orgCode: r.result.userInfo.orgCode as string,
-    get: async (url: string) => check(url, await (await api.get(`${API}${url}`, { headers })).json()),
-    post: async (url: string, data: unknown) => check(url, await (await api.post(`${API}${url}`, { headers, data })).json()),
-  };
-}
+const apiAs = (baseURL: string, username: string) => apiClient(baseURL, username, '10.88.0.19');
 test.afterAll(async () => {
-  for (const c of contexts) await c.dispose();
+  await disposeApiClients();
 });
 test.describe.configure({ mode: 'serial' });
 mkdirSync(SHOTS, { recursive: true });

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, request as pwRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { confirmLoginChoices, DEMO_PASSWORD, expectFitsPhone, submitLogin } from './helpers';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { apiAs, confirmLoginChoices, disposeApiClients, expectFitsPhone, submitLogin } from './helpers';
 import { weekOf } from '../../shared/rules';
 
 /**
@@ -11,26 +11,11 @@ import { weekOf } from '../../shared/rules';
  * is made for the test (a room, a section time around the present minute, a schedule line for today),
  * so the test does not depend on the wall clock being in class hours. Every screen fits the phone.
  */
-const API = '/jeecg-boot';
 const SHOTS = 'docs/screenshots';
 type Row = Record<string, any>;
 
-const contexts: APIRequestContext[] = [];
-async function apiAs(baseURL: string, username: string) {
-  const api = await pwRequest.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': '10.88.0.31' } });
-  contexts.push(api);
-  const r = await (await api.post(`${API}/sys/login`, { data: { username, password: DEMO_PASSWORD } })).json();
-  expect(r.code).toBe(200);
-  const headers = { 'X-Access-Token': r.result.token as string };
-  const check = (url: string, res: Row) => (expect(res.success, `${url}: ${res.message}`).toBe(true), res.result);
-  return {
-    userId: r.result.userInfo.id as string,
-    get: async (url: string) => check(url, await (await api.get(`${API}${url}`, { headers })).json()),
-    post: async (url: string, data: unknown) => check(url, await (await api.post(`${API}${url}`, { headers, data })).json()),
-  };
-}
 test.afterAll(async () => {
-  for (const c of contexts) await c.dispose();
+  await disposeApiClients();
 });
 mkdirSync(SHOTS, { recursive: true });
 

@@ -119,6 +119,6 @@ test('审批流程: draw and deploy a model, apply, reject once, resubmit, pass,
     await expect(page.getByTestId('wf-steps')).toContainText('退回申请人');
     await expect(page.getByTestId('wf-steps')).toContainText('请附报价单');
     await expect(page.getByTestId('wf-steps')).toContainText('张建国');
-    await page.screenshot({ path: '/work/scratch/shots/wf/history-detail-1440.png' });
+    await page.screenshot({ path: 'test-results/shots/workflow/history-detail-1440.png' });
   });
 });
