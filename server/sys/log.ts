@@ -115,13 +115,17 @@ export async function registerLog(api: FastifyInstance, ctx: ServerContext) {
     return text.length > MAX_PARAM ? text.slice(0, MAX_PARAM) + '…' : text;
   };
 
-  // The login outcome is only in the reply body: keep it for onResponse.
+  // The login outcome is only in the reply body: keep it for onResponse. Taken before serialisation, so
+  // the JSON compression of onSend (server/http/compress.ts) cannot hide it.
+  const isLogin = (req: FastifyRequest) => req.method === 'POST' && LOGIN_URLS.some((u) => (req.routeOptions.url ?? '') === base + u);
+  api.addHook('preSerialization', async (req, _reply, payload) => {
+    if (isLogin(req) && payload && typeof payload === 'object') (req as { loginOutcome?: unknown }).loginOutcome = payload;
+    return payload;
+  });
   api.addHook('onSend', async (req, _reply, payload) => {
-    const route = req.routeOptions.url ?? '';
-    if (req.method === 'POST' && LOGIN_URLS.some((u) => route === base + u) && typeof payload === 'string') {
+    if (isLogin(req) && typeof payload === 'string' && !(req as { loginOutcome?: unknown }).loginOutcome) {
       try {
-        const b = JSON.parse(payload) as { success?: boolean; message?: string; result?: { userInfo?: { id?: string; username?: string } } };
-        (req as { loginOutcome?: unknown }).loginOutcome = b;
+        (req as { loginOutcome?: unknown }).loginOutcome = JSON.parse(payload);
       } catch {
         /* not JSON */
       }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { API, startTestServer, type TestServer } from '../helpers/server.js';
+import { API, DEMO_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
+import { flushLogs } from '../../server/sys/log.js';
 
 let s: TestServer;
 let token: string;
@@ -34,5 +35,16 @@ describe('API answers compressed (server/http/compress.ts)', () => {
     const health = await s.get(`${API}/actuator/health`, undefined, { 'accept-encoding': 'br' });
     expect(health.headers['content-encoding']).toBeUndefined();
     expect(health.json()).toEqual({ status: 'UP' });
+  });
+
+  it('a compressed sign-in answer is still logged as a success (the log reads the answer before it is compressed)', async () => {
+    const r = await s.call({ method: 'POST', url: `${API}/sys/login`, payload: { username: 'leader', password: DEMO_PASSWORD }, headers: { 'accept-encoding': 'br', 'x-forwarded-for': '10.77.0.9' } });
+    expect(r.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(r.rawPayload).toString()).success).toBe(true);
+    await flushLogs(s.running.ctx);
+    const admin = await s.login('admin');
+    const texts = (await s.get(`${API}/sys/log/list?logType=1&pageSize=50`, admin)).json().result.records.map((x: { logContent: string }) => x.logContent);
+    expect(texts).toContain('用户名: leader,登录成功！');
+    expect(texts.some((t: string) => t.startsWith('用户名: leader,登录失败'))).toBe(false);
   });
 });

@@ -170,7 +170,7 @@ test('query-list: add, edit, detail, delete, batch delete, page lowered after de
   // Add: required fields are checked, then saved.
   await page.getByRole('button', { name: /新\s*增/ }).click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog.getByText('新增', { exact: true })).toBeVisible();
+  await expect(dialog.getByText('新增查询表格', { exact: true })).toBeVisible();
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   await expect(dialog.getByText('该字段是必填字段').first()).toBeVisible();
   await dialog.getByLabel('客户名称').fill('测试客户甲');
@@ -188,7 +188,7 @@ test('query-list: add, edit, detail, delete, batch delete, page lowered after de
   await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect(rows(page)).toHaveCount(1);
   await rows(page).first().getByText('编辑').click();
-  await expect(page.getByRole('dialog').getByText('编辑', { exact: true })).toBeVisible();
+  await expect(page.getByRole('dialog').locator('.ant-modal-title')).toHaveText(/^编辑/);
   await expect(page.getByRole('dialog').getByLabel('客户名称')).toHaveValue('测试客户甲');
   await page.getByRole('dialog').getByLabel('客户名称').fill('测试客户乙');
   await page.getByRole('dialog').getByRole('button', { name: /确\s*定/ }).click();
@@ -197,7 +197,7 @@ test('query-list: add, edit, detail, delete, batch delete, page lowered after de
 
   // Detail: fields disabled, submit disabled.
   await fromHoverMenu(page, rows(page).first().getByText('更多'), '详情');
-  await expect(page.getByRole('dialog').getByText('详情', { exact: true })).toBeVisible();
+  await expect(page.getByRole('dialog').locator('.ant-modal-title')).toHaveText('查询表格详情');
   await expect(page.getByRole('dialog').getByLabel('客户名称')).toBeDisabled();
   await expect(page.getByRole('dialog').getByRole('button', { name: /确\s*定/ })).toBeDisabled();
   await page.getByRole('dialog').getByRole('button', { name: /关\s*闭/ }).click();

@@ -21,6 +21,10 @@ function newest(dir: string): number {
   return t;
 }
 
+// The stories are served by page.route; the app's offline service worker (registered by any app page in a
+// production build) would answer those requests itself and bypass the route, so none is allowed here.
+test.use({ serviceWorkers: 'block' });
+
 test.beforeAll(() => {
   test.setTimeout(180_000);
   const built = existsSync(join(SB, 'index.json')) ? statSync(join(SB, 'index.json')).mtimeMs : 0;
