@@ -293,3 +293,30 @@ const OPEN: ImpStatus[] = ['ISSUED', 'ACCEPTED', 'IN_PROGRESS', 'SUBMITTED', 'RE
 /** Overdue is derived: still open past its deadline. */
 export const isOverdue = (status: string, deadline: string | null, today = dayjs().format('YYYY-MM-DD')) =>
   !!deadline && OPEN.includes(status as ImpStatus) && deadline < today;
+
+/** A lesson of a day as the scan and 今日听课 routes answer it (server/domain/classroom-now.ts) and the phone form reads it. */
+export interface LessonToday {
+  scheduleId: string;
+  courseTaskId: string;
+  courseName: string | null;
+  teacherId: string | null;
+  teacherName: string | null;
+  classroomId: string | null;
+  classroomName: string | null;
+  classNames: string | null;
+  startSection: number;
+  endSection: number;
+  sectionsText: string;
+  /** 第3-4节 10:00–11:40 */
+  timeText: string;
+  beginTime: string | null;
+  endTime: string | null;
+  /** NOW (on now), NEXT (later today), PAST (over). */
+  state: 'NOW' | 'NEXT' | 'PAST';
+  stateText: string;
+  lectureDate: string;
+  week: number;
+  /** The signed-in user's record of this lesson on this date, if any. */
+  myRecordId: string | null;
+  myStatus: string | null;
+}

@@ -7,7 +7,7 @@ import type { DB } from '../db/index.js';
 import { hookContext, listRows } from '../crud/engine.js';
 import { BizError, ok } from '../http/envelope.js';
 import { applicableIndexSet, currentTerm, type TermRow } from './base.js';
-import { dateOf, sectionsText, weekdayOf, weekOf } from '../../shared/rules.js';
+import { dateOf, sectionsText, weekdayOf, weekOf, type LessonToday } from '../../shared/rules.js';
 
 /**
  * The classroom side of observing on a phone (issue 30): which lesson is on in a room now (from the
@@ -16,32 +16,6 @@ import { dateOf, sectionsText, weekdayOf, weekOf } from '../../shared/rules.js';
  */
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 type Q = Record<string, unknown>;
-
-export interface LessonToday {
-  scheduleId: string;
-  courseTaskId: string;
-  courseName: string | null;
-  teacherId: string | null;
-  teacherName: string | null;
-  classroomId: string | null;
-  classroomName: string | null;
-  classNames: string | null;
-  startSection: number;
-  endSection: number;
-  sectionsText: string;
-  /** 第3-4节 10:00–11:40 */
-  timeText: string;
-  beginTime: string | null;
-  endTime: string | null;
-  /** NOW (on now), NEXT (later today), PAST (over). */
-  state: 'NOW' | 'NEXT' | 'PAST';
-  stateText: string;
-  lectureDate: string;
-  week: number;
-  /** The signed-in user's record of this lesson on this date, if any. */
-  myRecordId: string | null;
-  myStatus: string | null;
-}
 
 const STATE_TEXT = { NOW: '正在上课', NEXT: '未开始', PAST: '已结束' } as const;
 const hhmm = (t: unknown) => str(t).slice(0, 5);

@@ -6,35 +6,17 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { http } from '@core/http/client';
 import { userInfoAtom } from '@core/session/store';
 import { changed, loadDraft, newClientKey, recall, remember, removeDraft, storeDraft, synced, type LocalDraft } from '@core/offline/drafts';
-import { gradeOf, round2, scoreMessage, scoreProblem, scoreProblems, type GradeBand } from '@shared/rules';
+import { gradeOf, round2, scoreMessage, scoreProblem, scoreProblems, type GradeBand, type LessonToday } from '@shared/rules';
 import type { IndexSystem } from './IndexScoreForm';
 import './LectureMobile.css';
 
-/** A lesson of GET /supervisor/lectureRecord/scan (server/domain/classroom-now.ts). */
-export interface LessonNow {
-  scheduleId: string;
-  courseTaskId: string;
-  courseName: string | null;
-  teacherName: string | null;
-  classroomName: string | null;
-  classNames: string | null;
-  sectionsText: string;
-  beginTime: string | null;
-  endTime: string | null;
-  state: 'NOW' | 'NEXT' | 'PAST';
-  stateText: string;
-  lectureDate: string;
-  week: number;
-  myRecordId: string | null;
-  myStatus: string | null;
-}
 interface ScanAnswer {
   room: { id: string; name: string } | null;
   date: string;
   time: string;
   week: number;
-  current: LessonNow | null;
-  today: LessonNow[];
+  current: LessonToday | null;
+  today: LessonToday[];
   /** The current lesson's index form. */
   system?: IndexSystem | null;
 }
@@ -74,7 +56,7 @@ export function mobileSummary(system: Pick<IndexSystem, 'indexes' | 'leafIds' | 
   return { total, scored: list.length, leaves: system.leafIds.length, grade };
 }
 
-const body = (system: IndexSystem, lesson: LessonNow, v: MobileValues) => ({
+const body = (system: IndexSystem, lesson: LessonToday, v: MobileValues) => ({
   courseTaskId: lesson.courseTaskId,
   scheduleId: lesson.scheduleId,
   lectureDate: lesson.lectureDate,
@@ -135,7 +117,7 @@ export function LectureMobile() {
   return <Scoring key={`${scan.current.scheduleId}:${scan.current.lectureDate}`} lesson={scan.current} given={scan.system ?? undefined} userId={user?.id ?? ''} />;
 }
 
-function LessonTimes({ l }: { l: LessonNow }) {
+function LessonTimes({ l }: { l: LessonToday }) {
   return (
     <span>
       {l.sectionsText}
@@ -207,7 +189,7 @@ const ScoreItem = memo(function ScoreItem({ leaf: l, text, onEdit, register, onN
   );
 });
 
-function Scoring({ lesson, userId, given }: { lesson: LessonNow; userId: string; given?: IndexSystem }) {
+function Scoring({ lesson, userId, given }: { lesson: LessonToday; userId: string; given?: IndexSystem }) {
   const navigate = useNavigate();
   const draftKey = `lecture:${userId}:${lesson.scheduleId}:${lesson.lectureDate}`;
   const [system, setSystem] = useState<IndexSystem | undefined>(given);
