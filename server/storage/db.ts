@@ -130,11 +130,13 @@ export class DbStorage implements FileStorage {
 
   async sweep(olderThanMs: number): Promise<number> {
     // On the database's clock (create_time defaults to localtimestamp): processes may run in other time zones.
+    // create_time is kept to the second, rounded, so a blob made this instant may read up to half a second
+    // ahead: compare against the rounded clock too.
     const rows = await this.db
       .selectFrom('sys_file_blob')
       .select('id')
       .where('key', 'is', null)
-      .where('create_time', '<=', sql<string>`localtimestamp - make_interval(secs => ${Math.floor(olderThanMs / 1000)})`)
+      .where('create_time', '<=', sql<string>`localtimestamp(0) - make_interval(secs => ${Math.floor(olderThanMs / 1000)})`)
       .execute();
     for (const r of rows) await this.drop(String(r.id));
     return rows.length;

@@ -245,6 +245,8 @@ describe('backup → wipe → restore on PostgreSQL', () => {
     const tables = (await sql<{ t: string }>`select tablename as t from pg_tables where schemaname = 'public' order by 1`.execute(db)).rows.map((r) => r.t);
     const counts: Record<string, number> = {};
     for (const t of tables) if (t !== 'sys_file_chunk') counts[t] = Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(t)}`.execute(db)).rows[0]!.n);
+    // A backup carries published files only: an upload cut short (no key yet) is the sweep's, not the archive's.
+    counts.sys_file_blob = Number((await sql<{ n: string }>`select count(*) as n from sys_file_blob where key is not null`.execute(db)).rows[0]!.n);
     const files: Record<string, string> = {};
     const st = new DbStorage(db);
     for await (const o of st.list()) {
