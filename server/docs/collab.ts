@@ -13,6 +13,7 @@ import { docImages, docPlainText, type PmNode } from '../../shared/doc-text.js';
 import { newId, now } from '../util.js';
 import { levelOf, loadDoc, writable } from './access.js';
 import { docSchema } from './tables.js';
+import { listenChannel, type ChannelListener } from '../db/listen.js';
 
 /**
  * Real-time collaboration (issue 29; docs/architecture.md "Online documents").
@@ -47,7 +48,7 @@ export class Collab {
   readonly hp: Hocuspocus;
   private lastSeen = new Map<string, number>();
   private applied = new Map<string, Set<number>>();
-  private listener?: { query(q: string): Promise<unknown>; end(): Promise<void> };
+  private listener?: ChannelListener;
   private closed = false;
   private timer?: NodeJS.Timeout;
   private lastAuto = new Map<string, number>();
@@ -93,7 +94,7 @@ export class Collab {
   }
 
   async start() {
-    if (this.ctx.dbKind === 'pg' && this.ctx.cfg.databaseUrl) await this.listen().catch(() => this.retryListen());
+    if (this.ctx.dbKind === 'pg' && this.ctx.cfg.databaseUrl) await this.listen();
     this.timer = setInterval(() => void this.recheck().catch(() => undefined), RECHECK_MS);
     this.timer.unref();
   }
@@ -102,7 +103,7 @@ export class Collab {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.hp.closeConnections();
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.close();
   }
 
   handle(socket: import('ws').WebSocket, req: FastifyRequest, token: string) {
@@ -150,7 +151,7 @@ export class Collab {
       .values({ doc, instance_id: INSTANCE, update: Buffer.from(update), created_at: sql`localtimestamp` })
       .returning('seq')
       .executeTakeFirstOrThrow();
-    if (this.listener) await sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ d: doc, s: Number(row.seq), i: INSTANCE })})`.execute(this.ctx.db);
+    if (this.listener?.listening) await sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ d: doc, s: Number(row.seq), i: INSTANCE })})`.execute(this.ctx.db);
   }
 
   /** Replaces the whole content by ProseMirror JSON as one server edit (restore a version, import). */
@@ -216,35 +217,25 @@ export class Collab {
   // ---- relay between processes ----
 
   private async listen() {
-    const pg = (await import('pg')).default;
-    const client = new pg.Client({ connectionString: this.ctx.cfg.databaseUrl });
-    client.on('error', () => undefined);
-    client.on('end', () => {
-      if (this.closed) return;
-      this.listener = undefined;
-      this.retryListen();
-    });
-    client.on('notification', (n) => {
-      if (n.channel !== CHANNEL || !n.payload) return;
-      try {
-        const m = JSON.parse(n.payload) as { d?: string; s?: number; i?: string; a?: string };
-        if (typeof m.a === 'string') {
-          if (m.i !== INSTANCE) void this.recheck(m.a).catch(() => undefined);
+    this.listener = await listenChannel({
+      databaseUrl: this.ctx.cfg.databaseUrl!,
+      channel: CHANNEL,
+      retryMs: 2_000,
+      onMessage: (payload) => {
+        try {
+          const m = JSON.parse(payload) as { d?: string; s?: number; i?: string; a?: string };
+          if (m.i === INSTANCE) return;
+          if (typeof m.a === 'string') void this.recheck(m.a).catch(() => undefined);
+          else if (typeof m.d === 'string') void this.catchUp(m.d).catch(() => undefined);
+        } catch {
+          /* ignored */
         }
-        else if (typeof m.d === 'string' && m.i !== INSTANCE) void this.catchUp(m.d).catch(() => undefined);
-      } catch {
-        /* ignored */
-      }
+      },
+      // Anything missed while not listening: re-read every open document (updates are idempotent).
+      onConnect: () => {
+        for (const name of this.hp.documents.keys()) void this.catchUp(name, true).catch(() => undefined);
+      },
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    this.listener = client;
-    // Anything missed while not listening: re-read every open document (updates are idempotent).
-    for (const name of this.hp.documents.keys()) void this.catchUp(name, true).catch(() => undefined);
-  }
-
-  private retryListen() {
-    if (!this.closed) setTimeout(() => void this.listen().catch(() => this.retryListen()), 2_000).unref();
   }
 
   /** Applies other processes' rows of an open document (rows of a slightly lower seq may commit late: look back 200). */
@@ -283,7 +274,7 @@ export class Collab {
   async accessChanged(doc: string) {
     // This process at once (the answer to the change follows it), the others through NOTIFY.
     await this.recheck(doc);
-    if (this.listener) await sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ a: doc, i: INSTANCE })})`.execute(this.ctx.db);
+    if (this.listener?.listening) await sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ a: doc, i: INSTANCE })})`.execute(this.ctx.db);
   }
 
   /** Closes connections whose session ended or whose access is gone; a lost write access makes them read-only. */

@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { randomUUID } from 'node:crypto';
 import type { ServerContext } from '../context.js';
 import { readCacheOf } from '../db/read-cache.js';
+import { listenChannel, type ChannelListener } from '../db/listen.js';
 
 /** What the /websocket/{userId} socket pushes (JeecgBoot contract §8). */
 export interface NoticePayload {
@@ -36,7 +37,7 @@ const PROCESS_ID = randomUUID();
 /** One hub per running server (keyed by its config object, which survives `{...ctx}` copies). */
 class Hub {
   readonly clients = new Set<Client>();
-  private pg?: { query(q: string, v?: unknown[]): Promise<unknown>; end(): Promise<void> };
+  private pg?: ChannelListener;
   private timer?: NodeJS.Timeout;
   private closed = false;
   private stopForwarding?: () => void;
@@ -46,38 +47,22 @@ class Hub {
 
   async start() {
     if (this.ctx.dbKind === 'pg' && this.ctx.cfg.databaseUrl) {
-      await this.listen().catch(() => this.retryListen());
+      this.pg = await listenChannel({
+        databaseUrl: this.ctx.cfg.databaseUrl,
+        channel: CHANNEL,
+        retryMs: 5_000,
+        onMessage: (payload) => {
+          try {
+            this.deliver(JSON.parse(payload) as Envelope);
+          } catch {
+            /* a malformed notification is ignored */
+          }
+        },
+      });
       this.stopForwarding = readCacheOf(this.ctx.db)?.onWrite((tables) => this.forwardWrites(tables));
     }
     this.timer = setInterval(() => void this.recheck().catch(() => undefined), RECHECK_MS);
     this.timer.unref();
-  }
-
-  /** A dedicated connection for LISTEN; reconnects after 5 s when it drops. */
-  private async listen() {
-    const pg = (await import('pg')).default;
-    const client = new pg.Client({ connectionString: this.ctx.cfg.databaseUrl });
-    client.on('error', () => undefined);
-    client.on('end', () => {
-      if (this.closed) return;
-      this.pg = undefined;
-      this.retryListen();
-    });
-    client.on('notification', (n) => {
-      if (n.channel !== CHANNEL || !n.payload) return;
-      try {
-        this.deliver(JSON.parse(n.payload) as Envelope);
-      } catch {
-        /* a malformed notification is ignored */
-      }
-    });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    this.pg = client;
-  }
-
-  private retryListen() {
-    if (!this.closed) setTimeout(() => void this.listen().catch(() => this.retryListen()), 5_000).unref();
   }
 
   /** Collects written tables for WRITTEN_BATCH_MS, then tells the other processes in one notification. */
@@ -90,13 +75,13 @@ class Hub {
     setTimeout(() => {
       const batch = [...(this.writtenBatch ?? [])];
       this.writtenBatch = undefined;
-      if (!this.closed && this.pg) void this.publish({ kind: 'written', from: PROCESS_ID, tables: batch }).catch(() => undefined);
+      if (!this.closed && this.pg?.listening) void this.publish({ kind: 'written', from: PROCESS_ID, tables: batch }).catch(() => undefined);
     }, WRITTEN_BATCH_MS).unref();
   }
 
   async publish(env: Envelope) {
     // With a PostgreSQL server every process (this one included) receives it through LISTEN.
-    if (this.ctx.dbKind === 'pg' && this.pg) {
+    if (this.ctx.dbKind === 'pg' && this.pg?.listening) {
       await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(env)})`.execute(this.ctx.db);
       return;
     }
@@ -146,7 +131,7 @@ class Hub {
     clearInterval(this.timer);
     for (const c of this.clients) c.ws.terminate();
     this.clients.clear();
-    await this.pg?.end().catch(() => undefined);
+    await this.pg?.close();
   }
 }
 
