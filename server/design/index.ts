@@ -78,14 +78,24 @@ async function safetyProblems(ctx: ServerContext, user: SessionUser, doc: Record
       if (!e) out.push({ file, path, reason: `未知的实体“${v}”` });
       else if (!seesEverything(user) && !(e.permission && user.perms.has(`${e.permission}:list`))) out.push({ file, path, reason: `无权使用实体“${v}”` });
     }
-    if (isExpression(v))
+    for (const src of expressionsIn(v))
       try {
-        parse(stripBraces(v));
+        parse(src);
       } catch (err) {
         out.push({ file, path, reason: `表达式有误：${(err as Error).message}` });
       }
   });
   return out;
+}
+
+/**
+ * The expressions of a schema string, as the renderer reads them: a value that is one `{{ … }}` (a
+ * condition, a computed value), else each `{{ … }}` part of a template (a dashboard title or description).
+ */
+function expressionsIn(v: unknown): string[] {
+  if (typeof v !== 'string' || !v.includes('{{')) return [];
+  if (isExpression(v) && !stripBraces(v).includes('}}')) return [stripBraces(v)];
+  return [...v.matchAll(/\{\{([\s\S]+?)\}\}/g)].map((m) => m[1]!);
 }
 
 export async function draftProblems(ctx: ServerContext, user: SessionUser, id: string, doc: unknown): Promise<SchemaProblem[]> {
