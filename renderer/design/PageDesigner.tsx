@@ -176,7 +176,7 @@ export default function PageDesigner(_props: PageKindProps) {
     <div className="page-designer">
       <Card size="small" style={{ marginBottom: 12 }}>
         <Space wrap style={{ width: '100%' }}>
-          <Select aria-label="选择页面" showSearch optionFilterProp="label" placeholder="选择要设计的页面" style={{ width: 480, maxWidth: '100%' }} value={id} options={pageOptions} onChange={(v: string) => setId(v)} />
+          <Select aria-label="选择页面" showSearch optionFilterProp="label" placeholder="选择要设计的页面" style={{ width: 'min(480px, calc(100vw - 72px))' }} value={id} options={pageOptions} onChange={(v: string) => setId(v)} />
           {info && (
             <>
               {info.live?.saved ? <Tag color="blue">使用本地版本 v{info.live.version}</Tag> : <Tag>使用出厂配置</Tag>}
