@@ -1,20 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Card, Col, Drawer, Empty, Input, Modal, Popconfirm, Row, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Drawer, Empty, Input, Modal, Popconfirm, Row, Select, Space, Table, Tabs, Tag } from 'antd';
 import { HistoryOutlined, SaveOutlined } from '@ant-design/icons';
 import { http } from '@core/http/client';
 import type { PageSchema } from '@shared/page-schema';
 import { jsonDiff, type JsonChange } from '@shared/json-diff';
 import { SchemaPage } from '../SchemaPage';
 import { forgetPageSchema } from '../loader';
-import { actionTypes, type PageKindProps } from '../registry';
-import { ListEditor, type ListEditorField } from './ListEditor';
+import type { PageKindProps } from '../registry';
+import type { Problem } from './ListEditor';
+import { editorTabs } from './editors';
 
 type Doc = Record<string, any>;
-interface Problem {
-  file?: string;
-  path: string;
-  reason: string;
-}
 interface PageItem {
   id: string;
   title: string;
@@ -36,50 +32,9 @@ interface PageInfo {
   shipped: { schema: Doc | null; problems: Problem[] };
   live: { version: number; saved: boolean; schema: Doc | null; problems: Problem[] } | null;
   shippedChanged: boolean;
+  /** What the upgrade changed in the shipped file under the live local version. */
+  shippedChange: { before: Doc | null; after: Doc | null; changes: JsonChange[] } | null;
   versions: VersionItem[];
-}
-
-const COLUMN_FIELDS: ListEditorField[] = [
-  { key: 'dataIndex', label: '字段' },
-  { key: 'title', label: '标题' },
-  { key: 'width', label: '宽度', type: 'number', width: 90 },
-  { key: 'sorter', label: '排序', type: 'bool' },
-  { key: 'dict', label: '字典', width: 120 },
-];
-const QUERY_FIELDS: ListEditorField[] = [
-  { key: 'name', label: '字段' },
-  { key: 'label', label: '标签' },
-  { key: 'widget', label: '组件', width: 130 },
-  { key: 'rule', label: '匹配', type: 'select', options: ['like', 'eq', 'range', 'in', 'begin'], width: 100 },
-  { key: 'dict', label: '字典', width: 120 },
-];
-const FORM_FIELDS: ListEditorField[] = [
-  { key: 'name', label: '字段' },
-  { key: 'label', label: '标签' },
-  { key: 'widget', label: '组件', width: 130 },
-  { key: 'required', label: '必填', type: 'bool' },
-  { key: 'dict', label: '字典', width: 120 },
-];
-const TAB_FIELDS: ListEditorField[] = [
-  { key: 'key', label: '键', width: 110 },
-  { key: 'label', label: '标题' },
-  { key: 'page', label: '页面', width: 200 },
-];
-const ACTION_GROUPS: Array<[string, string]> = [
-  ['toolbar', '工具栏按钮'],
-  ['row', '行按钮'],
-  ['batch', '批量按钮'],
-];
-
-/** Sets `path` (object keys) of a copy of `doc`; an empty list removes the key. */
-function setIn(doc: Doc, path: string[], value: unknown): Doc {
-  const out = structuredClone(doc);
-  let at: Doc = out;
-  for (const k of path.slice(0, -1)) at = at[k] = at[k] && typeof at[k] === 'object' ? at[k] : {};
-  const last = path[path.length - 1]!;
-  if (Array.isArray(value) && !value.length && path.length === 1) delete at[last];
-  else at[last] = value;
-  return out;
 }
 
 /**
@@ -102,6 +57,7 @@ export default function PageDesigner(_props: PageKindProps) {
   const [showVersions, setShowVersions] = useState(false);
   const [diff, setDiff] = useState<{ title: string; changes: JsonChange[] }>();
   const [note, setNote] = useState('');
+  const [tab, setTab] = useState('columns');
   const validation = useRef(0);
 
   const loadPages = useCallback(() => http.get<PageItem[]>('/design/pages').then((r) => r.success && setPages(r.result)), []);
@@ -162,8 +118,11 @@ export default function PageDesigner(_props: PageKindProps) {
     if (!id || !draft) return;
     setSaving(true);
     try {
-      const r = await http.post<{ version: number; problems?: Problem[] }>('/design/save', { id, schema: draft, note });
+      // the version the draft started from: a save never overwrites another author's newer one unseen
+      const baseVersion = info?.versions[0]?.version ?? 0;
+      const r = await http.post<{ version: number; problems?: Problem[]; conflict?: number }>('/design/save', { id, schema: draft, note, baseVersion });
       if (!r.success) {
+        if (r.result?.conflict) return void message.error(r.message, 8);
         setProblems(r.result?.problems ?? [{ path: '/', reason: r.message }]);
         return void message.error('页面配置有误，未保存');
       }
@@ -183,6 +142,22 @@ export default function PageDesigner(_props: PageKindProps) {
     forgetPageSchema(id);
     await Promise.all([open(id), loadPages()]);
   };
+  /** After an upgrade changed the shipped file: re-apply the local changes to it, or keep the local version. */
+  const upgrade = async (mode: 'reapply' | 'keep') => {
+    if (!id) return;
+    const r = await http.post<{ version: number; conflicts?: string[]; problems?: Problem[]; schema?: Doc }>('/design/upgrade', { id, mode, baseVersion: info?.versions[0]?.version ?? 0 });
+    if (!r.success) {
+      // the merge does not validate: it becomes the draft, with its problems, for the author to fix and save
+      if (r.result?.schema) {
+        change(r.result.schema);
+        setProblems(r.result.problems ?? []);
+      }
+      return void message.error(r.message, 8);
+    }
+    message.success(r.message, r.result.conflicts?.length ? 8 : 3);
+    forgetPageSchema(id);
+    await Promise.all([open(id), loadPages()]);
+  };
   const compare = async (version: number, title: string) => {
     if (!id || !draft) return;
     const r = await http.get<{ schema: Doc | null }>('/design/version', { id, version });
@@ -191,45 +166,17 @@ export default function PageDesigner(_props: PageKindProps) {
   };
 
   const d = draft ?? {};
-  const editors = useMemo(() => {
-    if (!draft) return [];
-    const list = (label: string, path: string[], fields: ListEditorField[], newItem: () => Doc) => {
-      let items: unknown = draft;
-      for (const k of path) items = (items as Doc | undefined)?.[k];
-      return <ListEditor label={label} items={(items as Doc[] | undefined) ?? []} fields={fields} onChange={(v) => change(setIn(draft, path, v))} newItem={newItem} />;
-    };
-    const tabs = [
-      { key: 'columns', label: '列表列', children: list('列', ['columns'], COLUMN_FIELDS, () => ({ dataIndex: '', title: '新列' })) },
-      { key: 'query', label: '查询条件', children: list('查询条件', ['query', 'fields'], QUERY_FIELDS, () => ({ name: '', label: '新条件' })) },
-      { key: 'form', label: '表单字段', children: list('表单字段', ['form', 'fields'], FORM_FIELDS, () => ({ name: '', label: '新字段' })) },
-      {
-        key: 'actions',
-        label: '按钮',
-        children: (
-          <Space direction="vertical" style={{ width: '100%' }}>
-            {!draft.actions && <Typography.Text type="secondary">未配置按钮时使用默认按钮（新增、导入、导出、批量删除；行：编辑、详情、删除）。</Typography.Text>}
-            {ACTION_GROUPS.map(([group, title]) => (
-              <div key={group}>
-                <Typography.Text strong>{title}</Typography.Text>
-                {list(title, ['actions', group], [{ key: 'key', label: '键', width: 110 }, { key: 'label', label: '名称' }, { key: 'type', label: '类型', type: 'select', options: actionTypes(), width: 130 }, { key: 'permission', label: '权限编码', width: 200 }], () => ({ key: `action${Date.now() % 10000}`, label: '新按钮', type: 'api' }))}
-              </div>
-            ))}
-          </Space>
-        ),
-      },
-    ];
-    if (draft.kind === 'tabs' || draft.tabs) tabs.push({ key: 'tabs', label: '标签页', children: list('标签页', ['tabs'], TAB_FIELDS, () => ({ label: '新标签页' })) });
-    return tabs;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [draft]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const editors = useMemo(() => (draft ? editorTabs(draft, problems, change) : []), [draft, problems]);
 
-  const pageOptions = pages.map((p) => ({ value: p.id, label: `${p.title}（${p.id}）${p.saved ? ` · 已修改 v${p.version}` : ''}` }));
+  const pageOptions = pages.map((p) => ({ value: p.id, label: `${p.title}（${p.id}）${p.saved ? ` · 已修改 v${p.version}` : ''}${p.shippedChanged ? ' · 出厂配置已更新' : ''}` }));
+  const upgraded = pages.filter((p) => p.shippedChanged);
 
   return (
     <div className="page-designer">
       <Card size="small" style={{ marginBottom: 12 }}>
         <Space wrap style={{ width: '100%' }}>
-          <Select aria-label="选择页面" showSearch optionFilterProp="label" placeholder="选择要设计的页面" style={{ width: 380, maxWidth: '80vw' }} value={id} options={pageOptions} onChange={(v: string) => setId(v)} />
+          <Select aria-label="选择页面" showSearch optionFilterProp="label" placeholder="选择要设计的页面" style={{ width: 'min(480px, calc(100vw - 72px))' }} value={id} options={pageOptions} onChange={(v: string) => setId(v)} />
           {info && (
             <>
               {info.live?.saved ? <Tag color="blue">使用本地版本 v{info.live.version}</Tag> : <Tag>使用出厂配置</Tag>}
@@ -244,21 +191,61 @@ export default function PageDesigner(_props: PageKindProps) {
           )}
         </Space>
       </Card>
-      {!id && <Empty description="请选择一个页面" />}
-      {info?.shippedChanged && (
+      {upgraded.length > 0 && !info?.shippedChange && (
         <Alert
           type="warning"
           showIcon
+          className="design-upgraded-pages"
+          style={{ marginBottom: 12 }}
+          message={`${upgraded.length} 个页面的出厂配置在本地版本之后有更新`}
+          description={
+            <Space wrap size={[4, 4]}>
+              {upgraded.map((p) => (
+                <Tag key={p.id} color="warning" style={{ cursor: 'pointer' }} onClick={() => setId(p.id)}>
+                  {p.title}（{p.id}）
+                </Tag>
+              ))}
+            </Space>
+          }
+        />
+      )}
+      {!id && <Empty description="请选择一个页面" />}
+      {info?.shippedChange && (
+        <Alert
+          type="warning"
+          showIcon
+          className="design-shipped-notice"
           style={{ marginBottom: 12 }}
           message="出厂配置已更新"
-          description="保存本地版本之后，该页面的出厂配置有了变化（升级）。当前仍使用本地版本，请对比后决定保留本地版本或恢复出厂配置。"
-          action={<Button size="small" onClick={() => compare(0, '出厂配置 → 当前草稿')}>对比出厂配置</Button>}
+          description={
+            <>
+              本地版本 v{info.live?.version} 保存之后，该页面的出厂配置有了变化（升级）{info.shippedChange.before ? `，共 ${info.shippedChange.changes.length} 处` : ''}。页面仍在使用本地版本：可以把本地的修改基于新的出厂配置重新应用，或者保留本地版本。
+              <Space wrap size={8} style={{ display: 'flex', marginTop: 8 }}>
+                {info.shippedChange.before && (
+                  <Button size="small" onClick={() => setDiff({ title: '出厂配置的变化（升级前 → 升级后）', changes: info.shippedChange!.changes })}>
+                    查看出厂配置的变化
+                  </Button>
+                )}
+                <Button size="small" onClick={() => compare(0, '出厂配置 → 当前草稿')}>
+                  对比出厂配置
+                </Button>
+                {info.shippedChange.before && (
+                  <Button size="small" type="primary" onClick={() => upgrade('reapply')}>
+                    基于新默认重新应用
+                  </Button>
+                )}
+                <Button size="small" onClick={() => upgrade('keep')}>
+                  保留本地版本
+                </Button>
+              </Space>
+            </>
+          }
         />
       )}
       {info?.live?.saved && info.live.problems.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 12 }} message="本地版本不符合当前的页面规范，页面正在使用出厂配置" />}
       {draft && (
         <Row gutter={12}>
-          <Col xs={24} xl={10}>
+          <Col xs={24} xxl={10}>
             <Card size="small" title="编辑" style={{ marginBottom: 12 }}>
               {problems.length > 0 ? (
                 <Alert
@@ -282,6 +269,8 @@ export default function PageDesigner(_props: PageKindProps) {
               )}
               <Tabs
                 size="small"
+                activeKey={editors.some((e) => e.key === tab) || tab === 'json' ? tab : (editors[0]?.key ?? 'json')}
+                onChange={setTab}
                 items={[
                   ...editors,
                   {
@@ -293,7 +282,7 @@ export default function PageDesigner(_props: PageKindProps) {
               />
             </Card>
           </Col>
-          <Col xs={24} xl={14}>
+          <Col xs={24} xxl={14}>
             <Card size="small" title={`预览：${String(d.title ?? '')}`} className="design-preview" styles={{ body: { padding: 8, overflow: 'auto' } }}>
               {preview && id ? <SchemaPage key={preview.n} pageId={id} schema={preview.schema as PageSchema} embedded /> : <Empty />}
             </Card>

@@ -27,10 +27,16 @@ export interface VersionRow {
 
 /** sha256 of a page's shipped file (empty string when the page has no file). */
 export function fileHashOf(id: string): string {
+  const text = fileTextOf(id);
+  return text === null ? '' : createHash('sha256').update(text).digest('hex');
+}
+
+/** The text of a page's shipped file (null when the page has no file); kept with every saved version. */
+export function fileTextOf(id: string): string | null {
   try {
-    return createHash('sha256').update(readFileSync(join(PAGES_DIR, `${id}.json`))).digest('hex');
+    return readFileSync(join(PAGES_DIR, `${id}.json`), 'utf8');
   } catch {
-    return '';
+    return null;
   }
 }
 

@@ -32,18 +32,18 @@ const cache = new Map<string, { mtime: number; page: LoadedPage }>();
 function semantic(doc: Record<string, unknown>, file: string, ctx: ServerContext | undefined, dir: string): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   const entity = doc.entity as string | undefined;
-  if (entity && ctx && !ctx.entities.byName.has(entity)) out.push({ file, path: '/entity', reason: `unknown entity "${entity}"` });
+  if (entity && ctx && !ctx.entities.byName.has(entity)) out.push({ file, path: '/entity', reason: `未知的实体“${entity}”` });
   const kind = doc.kind as string;
   if (['list', 'tree-list', 'master-detail'].includes(kind) && !doc.resource && !(doc.api as { list?: string } | undefined)?.list && !doc.data && !(doc.online as { form?: string } | undefined)?.form)
-    out.push({ file, path: '/', reason: 'a list page needs resource, api.list, online.form or data' });
+    out.push({ file, path: '/', reason: '列表页需要 resource、api.list、online.form 或 data 之一' });
   const keys = new Set<string>();
   const actions = (doc.actions ?? {}) as Record<string, Array<{ key: string }>>;
   for (const [group, list] of Object.entries(actions))
     list.forEach((a, i) => {
-      if (keys.has(`${group}:${a.key}`)) out.push({ file, path: `/actions/${group}/${i}/key`, reason: `duplicate action "${a.key}"` });
+      if (keys.has(`${group}:${a.key}`)) out.push({ file, path: `/actions/${group}/${i}/key`, reason: `按钮键“${a.key}”重复` });
       keys.add(`${group}:${a.key}`);
     });
-  for (const [path, ref] of pageRefs(doc)) if (!ID.test(ref) || ref.includes('..') || !existsSync(join(dir, `${ref}.json`))) out.push({ file, path, reason: `unknown page "${ref}"` });
+  for (const [path, ref] of pageRefs(doc)) if (!ID.test(ref) || ref.includes('..') || !existsSync(join(dir, `${ref}.json`))) out.push({ file, path, reason: `页面不存在“${ref}”` });
   return out;
 }
 

@@ -23,7 +23,7 @@ describe('page designer', () => {
     const r = await get('design/pages');
     expect(r.success).toBe(true);
     expect(r.result.find((p: { id: string }) => p.id === PAGE)).toMatchObject({ title: '听课记录', kind: 'list', saved: false, version: null });
-    for (const [m, url] of [['get', 'design/pages'], ['get', `design/page?id=${PAGE}`], ['post', 'design/validate'], ['post', 'design/save'], ['post', 'design/rollback']] as const) {
+    for (const [m, url] of [['get', 'design/pages'], ['get', `design/page?id=${PAGE}`], ['post', 'design/validate'], ['post', 'design/save'], ['post', 'design/rollback'], ['post', 'design/upgrade']] as const) {
       const a = m === 'get' ? await s.get(url, tok.teacher) : await s.post(url, { id: PAGE, schema: shipped }, tok.teacher);
       expect(a.json()).toMatchObject({ success: false, code: 510 });
     }
@@ -48,6 +48,19 @@ describe('page designer', () => {
     expr.columns[0].title = '{{ constructor.constructor("x")() }}';
     expect((await check(expr))[0]).toMatchObject({ path: '/columns/0/title', reason: expect.stringContaining('表达式有误') });
     expect(await check([1, 2])).toEqual([expect.objectContaining({ path: '/', reason: '页面配置必须是 JSON 对象' })]);
+  });
+
+  it('passes every shipped page as it is (an author can always save a screen they did not break)', async () => {
+    const wrong: string[] = [];
+    for (const p of (await get('design/pages')).result as Array<{ id: string }>) {
+      const file = JSON.parse(readFileSync(join(import.meta.dirname, '../../schemas/pages', `${p.id}.json`), 'utf8'));
+      const r = await post('design/validate', { id: p.id, schema: file });
+      if (!r.success || r.result.problems.length) wrong.push(`${p.id}: ${JSON.stringify(r.result?.problems ?? r.message)}`);
+    }
+    expect(wrong).toEqual([]);
+    // a template's parts are checked one by one
+    const tpl = { kind: 'dashboard', title: '看板', panels: [{ type: 'stat', key: 'a', title: '共 {{ len($data) }} 条 · {{ $data.x + }}', url: '/sys/user/list' }] };
+    expect((await post('design/validate', { id: 'dashboard/Analysis', schema: tpl })).result.problems).toEqual([expect.objectContaining({ path: '/panels/0/title', reason: expect.stringContaining('表达式有误') })]);
   });
 
   it('never stores an invalid schema', async () => {
@@ -90,13 +103,75 @@ describe('page designer', () => {
     expect(await post('design/rollback', { id: PAGE, version: 99 })).toMatchObject({ success: false, message: '版本不存在' });
   });
 
-  it('notices a shipped default that changed under a local version', async () => {
+  it('notices a shipped default that changed under a local version, shows the change, re-applies the local changes to it or keeps the local version', async () => {
+    const live = async () => (await get(`design/page?id=${PAGE}`)).result;
+    const top = async () => (await live()).versions[0].version as number;
     await post('design/save', { id: PAGE, schema: { ...shipped, title: '本地' } });
-    expect((await get(`design/page?id=${PAGE}`)).result.shippedChanged).toBe(false);
-    // the file's hash stored with the version no longer matches: as after an upgrade that changed the file
-    await s.running.ctx.db.updateTable('design_page_version').set({ file_hash: 'old' }).where('page_id', '=', PAGE).execute();
-    expect((await get(`design/page?id=${PAGE}`)).result).toMatchObject({ shippedChanged: true, live: { saved: true } });
+    expect((await live()).shippedChanged).toBe(false);
+    // As after an upgrade: the file the local version was made from (kept with it) is not today's file.
+    // The old file lacked the 周次 column and named the first column otherwise; the author then added a query field.
+    const old = structuredClone(shipped);
+    old.columns = old.columns.filter((c: { dataIndex: string }) => c.dataIndex !== 'week');
+    old.columns[0].title = '旧的标题';
+    const local = structuredClone(old);
+    local.title = '听课记录（本校）';
+    local.query.fields.push({ name: 'courseName', label: '课程名称' });
+    const v = await top();
+    await s.running.ctx.db.updateTable('design_page_version').set({ file_hash: 'old', file_schema: JSON.stringify(old), page_schema: JSON.stringify(local) }).where('page_id', '=', PAGE).where('version', '=', v).execute();
+    const info = await live();
+    expect(info).toMatchObject({ shippedChanged: true, live: { saved: true } });
+    expect(info.shippedChange.changes).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/columns/0/title', kind: 'changed', before: '旧的标题', after: shipped.columns[0].title })]));
     expect((await get('design/pages')).result.find((p: { id: string }) => p.id === PAGE)).toMatchObject({ shippedChanged: true });
+
+    // 保留本地版本: the same schema as a new version, the new file seen
+    expect(await post('design/upgrade', { id: PAGE, mode: 'keep', baseVersion: v })).toMatchObject({ success: true, result: { version: v + 1 } });
+    expect(await live()).toMatchObject({ shippedChanged: false, shippedChange: null });
+    expect(await served()).toEqual(local);
+    expect(await post('design/upgrade', { id: PAGE, mode: 'reapply' })).toMatchObject({ success: false, message: '出厂配置没有变化，无需处理' });
+
+    // 基于新默认重新应用: the author's changes on the new file; what only the upgrade changed is taken
+    await s.running.ctx.db.updateTable('design_page_version').set({ file_hash: 'old', file_schema: JSON.stringify(old) }).where('page_id', '=', PAGE).where('version', '=', v + 1).execute();
+    const r = await post('design/upgrade', { id: PAGE, mode: 'reapply', baseVersion: v + 1 });
+    expect(r).toMatchObject({ success: true, result: { version: v + 2, conflicts: [] } });
+    const merged = await served();
+    expect(merged.title).toBe('听课记录（本校）');
+    expect(merged.query.fields.at(-1)).toEqual({ name: 'courseName', label: '课程名称' });
+    expect(merged.columns).toEqual(shipped.columns); // the upgrade's 周次 column and first title
+    expect(await live()).toMatchObject({ shippedChanged: false });
+    expect((await live()).versions[0].note).toBe('基于新默认重新应用');
+  });
+
+  it('refuses a save based on an older version than the live one (another author saved in between)', async () => {
+    const v = (await get(`design/page?id=${PAGE}`)).result.versions[0]?.version ?? 0;
+    const r = await post('design/save', { id: PAGE, schema: shipped, baseVersion: v - 1 });
+    expect(r).toMatchObject({ success: false, message: expect.stringContaining(`已有更新的版本 v${v}`) });
+    expect((await get(`design/page?id=${PAGE}`)).result.versions[0].version).toBe(v);
+    expect(await post('design/save', { id: PAGE, schema: shipped, baseVersion: v })).toMatchObject({ success: true, result: { version: v + 1 } });
+  });
+
+  it('an author who is not the administrator may use only the entities and pages they may open themselves', async () => {
+    const db = s.running.ctx.db;
+    const role = await db.selectFrom('sys_role').select('id').where('role_code', '=', 'supervisor').executeTakeFirstOrThrow();
+    const perms = await db.selectFrom('sys_permission').select('id').where((eb) => eb.or([eb('perms', 'like', 'design:page:%'), eb('component', '=', 'design/PageDesigner')])).execute();
+    expect(perms.length).toBeGreaterThanOrEqual(3);
+    await db.insertInto('sys_role_permission').values(perms.map((p, i) => ({ id: `designtestgrant${String(i).padStart(17, '0')}`, role_id: role.id, permission_id: p.id }))).execute();
+    const author = await s.login('supervisor');
+    const check = async (schema: unknown) => (await post('design/validate', { id: PAGE, schema }, author)).result.problems as Array<{ path: string; reason: string }>;
+    expect(await check(shipped)).toEqual([]);
+    const page = structuredClone(shipped);
+    page.actions.row.push({ key: 'users', label: '用户', type: 'page', page: 'system/UserList' });
+    expect(await check(page)).toEqual([expect.objectContaining({ path: `/actions/row/${page.actions.row.length - 1}/page`, reason: '无权使用页面“system/UserList”' })]);
+    expect(await check({ ...shipped, entity: 'sys_user' })).toEqual([expect.objectContaining({ path: '/entity', reason: '无权使用实体“sys_user”' })]);
+    expect((await post('design/save', { id: PAGE, schema: page }, author)).message).toContain('无权使用页面');
+    // the administrator may
+    expect((await post('design/validate', { id: PAGE, schema: page })).result.problems).toEqual([]);
+    await db.deleteFrom('sys_role_permission').where('id', 'like', 'designtestgrant%').execute();
+  });
+
+  it('reports cross-field problems in Chinese at their path', async () => {
+    const dup = structuredClone(shipped);
+    dup.actions.row.push({ ...dup.actions.row[0] });
+    expect((await post('design/validate', { id: PAGE, schema: dup })).result.problems).toEqual([expect.objectContaining({ path: `/actions/row/${dup.actions.row.length - 1}/key`, reason: expect.stringContaining('重复') })]);
   });
 
   it('serves the file when a stored version no longer validates (the page keeps working)', async () => {

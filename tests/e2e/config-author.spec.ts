@@ -312,3 +312,50 @@ async function signInAt(page: Page) {
   await page.keyboard.press('Enter');
   await page.waitForURL(/\/dashboard/, { timeout: 30_000 });
 }
+
+test('section 6: a shipped file changes under a version saved in the page designer', async ({ page }) => {
+  page.setDefaultNavigationTimeout(60_000);
+  await signInAt(page);
+  const pick = async () => {
+    await page.goto(`${BASE}/online/design`);
+    await page.getByRole('combobox', { name: '选择页面' }).fill('demo/BookList');
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '（demo/BookList）' }).click();
+    await expect(page.getByLabel('列 3 字段')).toHaveValue('pages');
+  };
+  // The quality office renames 页数 in the browser.
+  await pick();
+  await page.getByLabel('列 3 标题').fill('页码');
+  await expect(page.getByText('配置有效')).toBeVisible();
+  await page.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByText('已保存为版本 1')).toBeVisible();
+
+  // The upgrade: the shipped file gains a column (no restart: files are re-read when they change).
+  const file = join(scratch, 'schemas/pages/demo/BookList.json');
+  const shipped = JSON.parse(readFileSync(file, 'utf8')) as { columns: unknown[] };
+  // the column the guide's section 6 names
+  const column = JSON.parse(/`(\{ "dataIndex"[^`]*\})`/.exec(doc.slice(doc.indexOf('\n## 6.')))![1]!) as Record<string, unknown>;
+  expect(column).toEqual({ dataIndex: 'createTime', title: '录入时间', widget: 'cell:date' });
+  shipped.columns.push(column);
+  writeFileSync(file, JSON.stringify(shipped, null, 2));
+
+  // 页面设计 names the page; the designer shows what the upgrade changed and re-applies the local change on it.
+  await page.goto(`${BASE}/online/design`);
+  await expect(page.locator('.design-upgraded-pages')).toContainText('demo/BookList');
+  await pick();
+  const notice = page.locator('.design-shipped-notice');
+  await expect(notice).toContainText('出厂配置已更新');
+  await notice.getByRole('button', { name: '查看出厂配置的变化' }).click();
+  const diff = page.getByRole('dialog', { name: /出厂配置的变化/ });
+  await expect(diff.getByText('/columns/3')).toBeVisible();
+  await expect(diff).toContainText('录入时间');
+  await diff.getByRole('button', { name: 'Close' }).click();
+  await notice.getByRole('button', { name: '基于新默认重新应用' }).click();
+  await expect(page.getByText('已基于新默认重新应用（新版本 2）')).toBeVisible();
+  await expect(notice).toHaveCount(0);
+
+  // The list has both: the author's 页码 and the upgrade's 录入时间.
+  await page.goto(`${BASE}/demo/book`);
+  await expect(page.getByRole('columnheader', { name: '页码' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: '录入时间' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: '页数' })).toHaveCount(0);
+});

@@ -14,7 +14,7 @@ const LIST = '/supervisor/lectureRecord';
 // docs/config-authors.md's browser section is the script: every label this test uses is written there.
 const doc = readFileSync(join(ROOT, 'docs/config-authors.md'), 'utf8');
 const browserPath = doc.slice(doc.indexOf('## In the browser'), doc.indexOf('## As files on the server'));
-const USED = ['在线开发 / 页面设计', '/online/design', '选择页面', 'supervisor/LectureRecordList', '列表列', '查询条件', '添加查询条件', '展开', 'JSON', '配置有效', '页面配置有误', '/columns/1/title：应为文本', '预览', '版本说明', '保存', '版本', '对比出厂配置', '恢复出厂配置', '出厂配置已更新', 'design:page:list'];
+const USED = ['在线开发 / 页面设计', '/online/design', '选择页面', 'supervisor/LectureRecordList', '列表列', '查询条件', '添加查询条件', '展开', 'JSON', '配置有效', '页面配置有误', '/columns/1/title：应为文本', '预览', '版本说明', '保存', '版本', '对比出厂配置', '恢复出厂配置', '出厂配置已更新', 'design:page:list', '列 2 title：应为文本', 'dashboard/Analysis', '看板面板', '面板 5', '我的完成率', '添加面板', '子表', '基于新默认重新应用', '保留本地版本', '查看出厂配置的变化'];
 
 test('docs/config-authors.md describes the browser path first, with the labels used here', () => {
   expect(doc.indexOf('## In the browser')).toBeGreaterThan(0);
@@ -89,6 +89,9 @@ test('the page designer edits the 听课记录 list, live for others, with rollb
   await expect(page.getByText('页面配置有误，未保存')).toBeVisible();
   await expect(problems).toContainText('/columns/1/title');
   await expect(problems).toContainText('应为文本');
+  // the form editor marks the same place
+  await page.getByRole('tab', { name: '列表列' }).click();
+  await expect(page.locator('.design-field-problems')).toContainText('列 2 title：应为文本');
 
   // Versions: diff against the shipped default, then roll back to it.
   await page.getByRole('button', { name: '版本' }).click();
@@ -106,6 +109,29 @@ test('the page designer edits the 听课记录 list, live for others, with rollb
   await them.reload();
   await expect(them.getByRole('columnheader', { name: '周次' })).toBeVisible({ timeout: 20_000 });
   await expect(them.getByRole('columnheader', { name: '听课记录号' })).toHaveCount(0);
+  await drawer.locator('.ant-drawer-close').click();
+  await expect(page.getByRole('button', { name: '恢复出厂配置' })).toBeHidden();
+
+  // A dashboard panel: 首页's 我的完成率 renamed in 看板面板, previewed, saved, live on the other user's 首页.
+  await page.getByRole('combobox', { name: '选择页面' }).fill('dashboard/Analysis');
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '（dashboard/Analysis）' }).click();
+  await expect(page.getByRole('tab', { name: '看板面板' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByLabel('面板 5 标题')).toHaveValue('我的完成率');
+  await page.getByLabel('面板 5 标题').fill('本人听课完成率');
+  await expect(page.getByText('配置有效')).toBeVisible();
+  await expect(preview.getByText('本人听课完成率')).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByText('已保存为版本 1')).toBeVisible();
+  await them.goto('/dashboard/analysis');
+  await expect(them.getByText('本人听课完成率')).toBeVisible({ timeout: 20_000 });
+  await expect(them.getByText('我的完成率')).toHaveCount(0);
+  // and back to the shipped 首页
+  await page.getByRole('button', { name: '版本' }).click();
+  await drawer.getByRole('button', { name: '恢复出厂配置' }).click();
+  await page.locator('.ant-popover:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(page.getByText('已恢复出厂配置（新版本 2）')).toBeVisible();
+  await them.reload();
+  await expect(them.getByText('我的完成率')).toBeVisible({ timeout: 20_000 });
   await other.close();
 });
 

@@ -29,7 +29,7 @@ describe('page schemas', () => {
       expect(bad.problems[0]).toMatchObject({ path: '/columns/0/width' });
       expect(bad.problems[0]!.reason).toBe('应为整数');
       expect(loadPage('x/Broken', undefined, dir)!.problems[0]!.reason).toMatch(/invalid JSON/);
-      expect(loadPage('x/NoSource', undefined, dir)!.problems[0]!.reason).toMatch(/needs resource/);
+      expect(loadPage('x/NoSource', undefined, dir)!.problems[0]!.reason).toMatch(/列表页需要 resource/);
       expect(loadPage('../etc/passwd', undefined, dir)).toBeUndefined();
       expect(loadPage('x/Missing', undefined, dir)).toBeUndefined();
     } finally {
@@ -51,7 +51,7 @@ describe('composition (regions, tabs, page actions)', () => {
       );
       writeFileSync(join(dir, 'x/TabNoContent.json'), JSON.stringify({ kind: 'tabs', title: 'T', tabs: [{ label: 'A' }] }));
       writeFileSync(join(dir, 'x/ListAside.json'), JSON.stringify({ kind: 'list', title: 'L', api: { list: '/a/list' }, aside: { tree: { url: '/a/tree' } } }));
-      expect(loadPage('x/Tabs', undefined, dir)!.problems).toEqual([{ file: expect.any(String), path: '/tabs/1/page', reason: 'unknown page "x/Nope"' }]);
+      expect(loadPage('x/Tabs', undefined, dir)!.problems).toEqual([{ file: expect.any(String), path: '/tabs/1/page', reason: '页面不存在“x/Nope”' }]);
       expect(loadPage('x/Detail', undefined, dir)!.problems.map((p) => p.path)).toEqual(['/sections/0/region/page']);
       writeFileSync(join(dir, 'x/TabBadFormat.json'), JSON.stringify({ kind: 'tabs', title: 'T', tabs: [{ label: 'A', sections: [{ items: [{ label: 'X', format: 'bogus' }] }] }] }));
       expect(loadPage('x/TabNoContent', undefined, dir)!.problems[0]!.path).toBe('/tabs/0');
