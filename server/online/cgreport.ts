@@ -60,7 +60,7 @@ export async function registerOnlineReports(api: FastifyInstance, ctx: ServerCon
     // defined in server code, and SQL text from a client is never stored or run (DESIGN §6, docs/jeecg-compat.md).
     const stored = (await storedReports(ctx)).map((r) => ({
       id: r.id, code: r.code, name: r.name, params: (r.spec.params ?? []).map((p) => p.name).join(','), columns: (r.spec.columns ?? []).length + (r.spec.aggregates ?? []).length,
-      cgrSql: '-- 查询结构（报表配置设计，不是SQL）', dbSource: '', dbSource_dictText: '本系统数据库', content: r.spec.entity, stored: 1, menu: r.menuId ? 1 : 0,
+      cgrSql: '-- 查询结构（报表配置设计，不是SQL）', dbSource: '', dbSource_dictText: '本系统数据库', content: ctx.entities.byName.get(r.spec.entity)?.title ?? r.spec.entity, stored: 1, menu: r.menuId ? 1 : 0,
       returnValField: null, returnTxtField: null, returnType: '1', delFlag: 0, createBy: null, createTime: null, updateBy: null, updateTime: null,
     }));
     const registered = allReports().map((r) => ({

@@ -4,8 +4,9 @@ import type { ServerContext } from '../context.js';
 import { BizError, ok } from '../http/envelope.js';
 import { addDictText, hookContext, scopedQuery, toWire } from '../crud/engine.js';
 import type { EntityQuery } from '../crud/hooks.js';
-import { allFields, columnOf, primaryField, type EntityField, type EntityRelation, type EntitySchema, type FieldType } from '../crud/entity-types.js';
+import { allFields, columnOf, primaryField, type EntityField, type EntityRelation, type EntitySchema } from '../crud/entity-types.js';
 import { seesEverything } from '../sys/permission-tree.js';
+import type { ReportColumnSpec, ReportOutput, ReportSpec } from '../../shared/report-spec.js';
 
 /**
  * 报表配置's query builder (issue 31), server half: a report is a stored structure — never SQL text — that
@@ -17,46 +18,7 @@ import { seesEverything } from '../sys/permission-tree.js';
  * A field is `name` (the base entity) or `<relation>.<name>` (a joined entity); its output key is the
  * name with the dot replaced by `_` (`teacherDepart_departName`).
  */
-export interface ReportColumnSpec {
-  field: string;
-  label?: string;
-  dict?: string;
-  format?: 'text' | 'number' | 'percent' | 'date' | 'datetime' | 'money';
-  /** The cell opens the row's record (ungrouped reports, and the detail rows of a grouped one). */
-  link?: boolean;
-}
-export interface ReportParamSpec {
-  name: string;
-  label: string;
-  type?: 'string' | 'integer' | 'number' | 'date';
-  dict?: string;
-}
-export interface ReportSpec {
-  entity: string;
-  /** Relation names of the base entity to join. */
-  joins?: string[];
-  /** Plain columns; with aggregates they are the dimensions (group by). */
-  columns?: Array<string | ReportColumnSpec>;
-  groupBy?: string[];
-  aggregates?: Array<{ fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; field?: string; as: string; label?: string }>;
-  filters?: Array<{ field: string; op: 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le' | 'like'; value?: unknown; param?: string }>;
-  params?: ReportParamSpec[];
-  orderBy?: Array<{ field: string; desc?: boolean }>;
-  limit?: number;
-  chart?: { type: 'bar' | 'line' | 'pie'; x: string; series: string[] };
-  /** Columns of a grouped row's records (明细), each may link to its record. */
-  detail?: ReportColumnSpec[];
-}
-
-/** What a client needs to draw the answer: one entry per output key. */
-export interface ReportOutput {
-  key: string;
-  label: string;
-  type: FieldType;
-  dict?: string;
-  format?: string;
-  link?: boolean;
-}
+export type { ReportColumnSpec, ReportOutput, ReportParamSpec, ReportSpec } from '../../shared/report-spec.js';
 
 const OPS = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=', like: 'like' } as const;
 const FNS = new Set(['count', 'sum', 'avg', 'min', 'max']);
@@ -244,7 +206,8 @@ export async function compileReport(ctx: ServerContext, req: FastifyRequest, spe
   }
   if (spec.limit !== undefined && spec.limit !== null && (!Number.isInteger(spec.limit) || spec.limit < 1 || spec.limit > MAX_LIMIT)) throw new BizError(`/limit：行数上限应为 1 到 ${MAX_LIMIT} 的整数`);
   const limit = drill && grouped ? DETAIL_LIMIT : (spec.limit ?? 1000);
-  return { e, qb: qb.limit(limit), outputs, grouped };
+  const dims = grouped ? outputs.filter((o) => !aggregates.some((a) => a?.as === o.key)).map((o) => o.key) : [];
+  return { e, qb: qb.limit(limit), outputs, grouped, dims };
 }
 
 /** The outputs as an entity, so dictionary texts and Excel reuse the CRUD engine. */
@@ -257,11 +220,11 @@ export async function runReport(ctx: ServerContext, req: FastifyRequest, spec: R
 }
 
 export async function runReportWithMeta(ctx: ServerContext, req: FastifyRequest, spec: ReportSpec, params: Record<string, unknown> = {}, drill?: Record<string, unknown>) {
-  const { e, qb, outputs, grouped } = await compileReport(ctx, req, spec, params ?? {}, drill);
+  const { e, qb, outputs, grouped, dims } = await compileReport(ctx, req, spec, params ?? {}, drill);
   const raw = (await qb.execute()) as Array<Record<string, unknown>>;
   const pseudo = outputEntity(e.title, outputs);
   const rows = await addDictText(ctx, pseudo, raw.map((r) => (r.__id === undefined ? toWire(pseudo, r) : { ...toWire(pseudo, r), __id: String(r.__id) })));
-  return { e, rows, outputs, grouped, pseudo };
+  return { e, rows, outputs, grouped, dims, pseudo };
 }
 
 export async function registerReportBuilder(api: FastifyInstance, ctx: ServerContext): Promise<void> {

@@ -152,12 +152,21 @@ export async function registerReportStore(api: FastifyInstance, ctx: ServerConte
     return ok({ menuId, url: `/online/report/${r.code}` }, `已生成菜单：在线开发 / ${r.name}`);
   });
 
+  // The builder's live preview: the same answer as a stored report's view + data, for the draft structure.
+  api.post('/online/cgreport/design/view', design, async (req) => {
+    const b = (req.body ?? {}) as { spec?: ReportSpec; params?: Record<string, unknown>; drill?: Record<string, unknown> };
+    const drill = b.drill === undefined ? undefined : parseJson(b.drill, '明细条件');
+    const { e, rows, outputs, grouped, dims } = await runReportWithMeta(ctx, req, b.spec as ReportSpec, parseJson(b.params, '报表参数'), drill);
+    const detail = grouped && !drill ? (await compileReport(ctx, req, b.spec as ReportSpec, {}, {})).outputs : undefined;
+    return ok({ name: '预览', params: b.spec?.params ?? [], chart: b.spec?.chart, columns: outputs, grouped, dims, detail, recordLink: await recordLink(ctx, e), rows });
+  });
+
   // The report screen: what to draw (columns, parameters, chart), then its rows and its Excel file.
   api.get('/online/report/:code/view', user, async (req) => {
     const r = await reportFor(ctx, req);
-    const { e, outputs, grouped } = await compileReport(ctx, req, r.spec, {});
+    const { e, outputs, grouped, dims } = await compileReport(ctx, req, r.spec, {});
     const detail = grouped ? (await compileReport(ctx, req, r.spec, {}, {})).outputs : undefined;
-    return ok({ code: r.code, name: r.name, params: r.spec.params ?? [], chart: r.spec.chart, columns: outputs, grouped, detail, recordLink: await recordLink(ctx, e), mayExport: mayRun(req, r.code, ':exportXls') });
+    return ok({ code: r.code, name: r.name, params: r.spec.params ?? [], chart: r.spec.chart, columns: outputs, grouped, dims, detail, recordLink: await recordLink(ctx, e), mayExport: mayRun(req, r.code, ':exportXls') });
   });
 
   api.get('/online/report/:code/data', user, async (req) => {
