@@ -74,6 +74,8 @@ const FORMATS = [
 const NUMERIC = new Set(['integer', 'bigint', 'number']);
 const EMPTY: State = { name: '', code: '', joins: [], columns: [], aggregates: [], filters: [], desc: true, chart: { series: [] }, detail: [] };
 const aggKey = (i: number) => `agg${i + 1}`;
+/** One editable row (a column, a statistic, a condition): separated when it wraps on a narrow screen. */
+const ROW = { padding: '6px 0', borderBottom: '1px dashed var(--ant-color-split, #f0f0f0)' } as const;
 
 /** The structure the server compiles. */
 export function specOf(s: State, fieldOf: (f: string) => ModelField | undefined): ReportSpec | undefined {
@@ -244,7 +246,7 @@ export function ReportBuilder({ record, onClose, onDone }: { record?: { id?: str
             <Section title="列" testId="report-columns" extra={<Button size="small" icon={<PlusOutlined />} onClick={() => set({ columns: [...s.columns, { field: '' }] })}>添加列</Button>}>
               {!s.columns.length && <Typography.Text type="secondary">添加要显示的列；有统计时它们就是分组字段。</Typography.Text>}
               {s.columns.map((c, i) => (
-                <Flex key={i} gap={8} wrap align="center" style={{ marginBottom: 8 }} data-testid={`report-column-${i}`}>
+                <Flex key={i} gap={8} wrap align="center" style={ROW} data-testid={`report-column-${i}`}>
                   {fieldSelect(c.field, (field) => setAt('columns', i, { field, dict: undefined }), `report-column-field-${i}`)}
                   <Input placeholder="标题" style={{ width: 100 }} value={c.label} onChange={(e) => setAt('columns', i, { label: e.target.value })} />
                   <Input placeholder={fieldOf(c.field)?.dict ?? '字典编码'} style={{ width: 100 }} value={c.dict} onChange={(e) => setAt('columns', i, { dict: e.target.value || undefined })} />
@@ -257,10 +259,10 @@ export function ReportBuilder({ record, onClose, onDone }: { record?: { id?: str
             <Section title="分组统计" testId="report-aggregates" extra={<Button size="small" icon={<PlusOutlined />} onClick={() => set({ aggregates: [...s.aggregates, { fn: 'count' }] })}>添加统计</Button>}>
               {!s.aggregates.length && <Typography.Text type="secondary">不加统计时逐条列出记录；加了统计就按上面的列分组。</Typography.Text>}
               {s.aggregates.map((a, i) => (
-                <Flex key={i} gap={8} wrap align="center" style={{ marginBottom: 8 }} data-testid={`report-aggregate-${i}`}>
+                <Flex key={i} gap={8} wrap align="center" style={ROW} data-testid={`report-aggregate-${i}`}>
                   <Select style={{ width: 100 }} value={a.fn} onChange={(fn: Fn) => setAt('aggregates', i, { fn })} options={FNS} />
                   {a.fn === 'count' ? (
-                    <Typography.Text type="secondary" style={{ width: 200 }}>记录数</Typography.Text>
+                    <Typography.Text type="secondary" style={{ width: 170, display: 'inline-block' }}>记录数</Typography.Text>
                   ) : (
                     fieldSelect(a.field, (field) => setAt('aggregates', i, { field }), `report-aggregate-field-${i}`, (f) => a.fn === 'min' || a.fn === 'max' || NUMERIC.has(fieldOf(f)?.type ?? ''))
                   )}
@@ -278,7 +280,7 @@ export function ReportBuilder({ record, onClose, onDone }: { record?: { id?: str
             <Section title="条件与参数" testId="report-filters" extra={<Button size="small" icon={<PlusOutlined />} onClick={() => set({ filters: [...s.filters, { field: '', op: 'eq', asParam: true }] })}>添加条件</Button>}>
               {!s.filters.length && <Typography.Text type="secondary">固定值条件每次都生效；“运行时询问”的条件是报表参数，留空即不筛选。</Typography.Text>}
               {s.filters.map((f, i) => (
-                <Flex key={i} gap={8} wrap align="center" style={{ marginBottom: 8 }} data-testid={`report-filter-${i}`}>
+                <Flex key={i} gap={8} wrap align="center" style={ROW} data-testid={`report-filter-${i}`}>
                   {fieldSelect(f.field, (field) => setAt('filters', i, { field }), `report-filter-field-${i}`)}
                   <Select style={{ width: 100 }} value={f.op} onChange={(op: Op) => setAt('filters', i, { op })} options={OPS} />
                   <Switch checkedChildren="运行时询问" unCheckedChildren="固定值" checked={f.asParam} onChange={(asParam) => setAt('filters', i, { asParam })} />

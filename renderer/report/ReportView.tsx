@@ -188,7 +188,7 @@ export function ReportView({ code, spec, compact }: { code?: string; spec?: Repo
         locale={{ emptyText: <Empty description="没有数据" /> }}
         pagination={{ pageSize: compact ? 8 : 20, showSizeChanger: false, showTotal: (t) => `共 ${t} 行` }}
       />
-      <Drawer open={!!drill} onClose={() => setDrill(undefined)} title="明细" width={Math.min(820, window.innerWidth)} destroyOnClose>
+      <Drawer open={!!drill} onClose={() => setDrill(undefined)} title={drill ? `明细：${(info?.dims ?? []).map((k) => String(drill.row[`${k}_dictText`] ?? drill.row[k] ?? '（空）')).join(' · ')}` : '明细'} width={Math.min(820, window.innerWidth)} destroyOnClose>
         {drill && (
           <Table
             rowKey={(r) => String((r as Row).__id)}
