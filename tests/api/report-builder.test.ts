@@ -91,6 +91,10 @@ describe('relations', () => {
     expect(rows.some((x) => x.grade && x.grade_dictText && x.grade_dictText !== x.grade)).toBe(true);
     const { total } = (await s.get('supervisor/lectureRecord/list?pageSize=1', tok.admin)).json().result;
     expect(rows.reduce((n, x) => n + x.records, 0)).toBe(total);
+    // Ungrouped: one row per record, with its id for the record link, and a relation's fields.
+    const plain = await preview({ entity: 'sup_lecture_record', joins: ['listener'], columns: [{ field: 'recordNo', link: true }, 'listener.realname'], orderBy: [{ field: 'recordNo' }], limit: 3 });
+    expect(plain.result).toHaveLength(3);
+    expect(plain.result[0]).toEqual({ recordNo: expect.any(String), listener_realname: expect.any(String), __id: expect.any(String) });
     // Every declared relation of every entity compiles (the target tables and keys exist).
     const model = (await s.get('online/cgreport/design/model', tok.admin)).json().result as Array<{ name: string; relations: Array<{ name: string; fields: Array<{ name: string }> }> }>;
     const rec = model.find((m) => m.name === 'sup_lecture_record')!;
