@@ -97,12 +97,9 @@ function StoredReport({ schema }: { schema: PageSchema }) {
   const { pathname } = useLocation();
   const code = schema.storedReport === ':code' ? decodeURIComponent(pathname.split('/').filter(Boolean).pop() ?? '') : schema.storedReport!;
   const [name, setName] = useState<string>();
-  useEffect(() => {
-    void http.get<{ name: string }>(`/online/report/${code}/view`).then((r) => r.success && setName(r.result.name));
-  }, [code]);
   return (
     <Card bordered={false} title={name ?? schema.title}>
-      <ReportView key={code} code={code} />
+      <ReportView key={code} code={code} onInfo={(i) => setName(i.name)} />
     </Card>
   );
 }

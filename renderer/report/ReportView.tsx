@@ -18,7 +18,7 @@ type Row = Record<string, unknown>;
  * builder's preview (POST /online/cgreport/design/view). A linked cell opens its record's screen
  * (`<recordLink>?open=<id>`); a grouped row's 明细 lists its records.
  */
-export function ReportView({ code, spec, compact }: { code?: string; spec?: ReportSpec; compact?: boolean }) {
+export function ReportView({ code, spec, compact, onInfo }: { code?: string; spec?: ReportSpec; compact?: boolean; onInfo?: (info: ReportViewInfo) => void }) {
   const [info, setInfo] = useState<ReportViewInfo>();
   const [rows, setRows] = useState<Row[]>([]);
   const [error, setError] = useState<string>();
@@ -60,7 +60,10 @@ export function ReportView({ code, spec, compact }: { code?: string; spec?: Repo
       setLoading(false);
       if (r.error) setError(r.error);
       else {
-        if (r.info) setInfo(r.info);
+        if (r.info) {
+          setInfo(r.info);
+          onInfo?.(r.info);
+        }
         setRows(r.rows ?? []);
       }
     });
