@@ -7,6 +7,8 @@ import { dictText, useDicts } from '@core/dict';
 import { urlsOf } from './scope';
 import { PageActions } from './PageActions';
 import type { PageSchema } from '@shared/page-schema';
+import { useLocation } from 'react-router-dom';
+import { ReportView } from './report/ReportView';
 
 type Row = Record<string, unknown>;
 
@@ -34,6 +36,7 @@ export default function StaticPages({ pageId = '', schema }: { pageId?: string; 
         {schema.sections && <Sections schema={schema} record={record} dicts={dicts} />}
       </Card>
     );
+  if (schema.kind === 'report' && schema.storedReport) return <StoredReport schema={schema} />;
   if (schema.kind === 'report') return <Report schema={schema} />;
   return (
     <Card bordered={false} title={schema.title}>
@@ -85,6 +88,18 @@ function Report({ schema }: { schema: PageSchema }) {
         </div>
       )}
       <Table rowKey={(_, i) => String(i)} size="middle" bordered dataSource={rows} columns={(schema.columns ?? []).map((c) => ({ key: c.dataIndex, dataIndex: c.dataIndex, title: c.title, width: c.width }))} pagination={{ pageSize: schema.pageSize ?? 10 }} />
+    </Card>
+  );
+}
+
+/** A report built in 报表配置: its name from the server, its code from the schema or the route's last segment. */
+function StoredReport({ schema }: { schema: PageSchema }) {
+  const { pathname } = useLocation();
+  const code = schema.storedReport === ':code' ? decodeURIComponent(pathname.split('/').filter(Boolean).pop() ?? '') : schema.storedReport!;
+  const [name, setName] = useState<string>();
+  return (
+    <Card bordered={false} title={name ?? schema.title}>
+      <ReportView key={code} code={code} onInfo={(i) => setName(i.name)} />
     </Card>
   );
 }

@@ -24,6 +24,7 @@ import { registerOnlineForms } from './online/cgform.js';
 import { registerOnlineReports } from './online/cgreport.js';
 import { registerPageDesigner } from './design/index.js';
 import { registerReportBuilder } from './online/report-builder.js';
+import { registerReportStore } from './online/report-store.js';
 import { registerDomain } from './domain/index.js';
 import { registerWorkflow } from './workflow/index.js';
 import { registerAccount } from './sys/account.js';
@@ -63,6 +64,7 @@ export async function registerModules(api: FastifyInstance, ctx: ServerContext):
   await registerOnlineReports(api, ctx);
   await registerPageDesigner(api, ctx);
   await registerReportBuilder(api, ctx);
+  await registerReportStore(api, ctx);
   await registerCrud(api, ctx);
   await registerDomain(api, ctx);
   await registerWorkflow(api, ctx);

@@ -174,6 +174,8 @@ export interface PageSchema {
   subTitle?: string;
   extra?: ActionSchema[];
   chart?: { type: 'bar' | 'line' | 'pie'; x: string; y: string; title?: string };
+  /** report: a stored report of 报表配置 by code; `":code"` = the last segment of the route path (online/ReportView). */
+  storedReport?: string;
   /** Online form / report code (kind list/report with `online`). */
   online?: { form?: string; report?: string };
   exportName?: string;

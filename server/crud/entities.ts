@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import type { EntitySchema } from './entity-types.js';
+import { allFields, type EntitySchema } from './entity-types.js';
 
 /** The schemas folder; SCHEMAS_DIR in the environment points elsewhere (e.g. a config author's scratch copy). */
 export const SCHEMAS_DIR = resolve(process.env.SCHEMAS_DIR || resolve(import.meta.dirname, '../../schemas'));
@@ -175,6 +175,7 @@ export function loadEntities(dir = join(SCHEMAS_DIR, 'entities')): EntityRegistr
     byName.set(e.name, e);
     byTable.set(e.table, e);
   }
+  problems.push(...relationProblems(byName));
   return {
     byName,
     byTable,
@@ -185,4 +186,24 @@ export function loadEntities(dir = join(SCHEMAS_DIR, 'entities')): EntityRegistr
       return e;
     },
   };
+}
+
+/** Declared relations must name existing fields and entities; a sys_ target (or one without a permission prefix) must list its usable fields. */
+function relationProblems(byName: Map<string, EntitySchema>): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
+  const has = (e: EntitySchema, f: string) => allFields(e).some((x) => x.name === f);
+  for (const e of byName.values())
+    (e.relations ?? []).forEach((r, i) => {
+      const file = `entities/${e.name}`;
+      const t = byName.get(r.entity);
+      if (!has(e, r.field)) out.push({ file, path: `/relations/${i}/field`, reason: `unknown field "${r.field}"` });
+      if (!t) out.push({ file, path: `/relations/${i}/entity`, reason: `unknown entity "${r.entity}"` });
+      else {
+        if (r.key && !has(t, r.key)) out.push({ file, path: `/relations/${i}/key`, reason: `entity "${t.name}" has no field "${r.key}"` });
+        for (const f of r.fields ?? []) if (!has(t, f)) out.push({ file, path: `/relations/${i}/fields`, reason: `entity "${t.name}" has no field "${f}"` });
+        if ((t.name.startsWith('sys_') || !t.permission) && !r.fields?.length) out.push({ file, path: `/relations/${i}/fields`, reason: `a relation to "${t.name}" must list its fields` });
+      }
+      if ((e.relations ?? []).findIndex((x) => x.name === r.name) !== i) out.push({ file, path: `/relations/${i}/name`, reason: `relation "${r.name}" is declared twice` });
+    });
+  return out;
 }

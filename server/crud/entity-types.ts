@@ -85,6 +85,21 @@ export interface EntitySchema {
   };
   /** Default sort when the client sends none. */
   defaultSort?: { field: string; order: 'asc' | 'desc' };
+  /** Many-to-one relations: the only joins 报表配置's query builder makes (server/online/report-builder.ts). */
+  relations?: EntityRelation[];
+}
+
+export interface EntityRelation {
+  /** Alias of the join (also the prefix of its fields in a report: `teacherDepart.departName`). */
+  name: string;
+  title: string;
+  /** Field of this entity holding the reference. */
+  field: string;
+  entity: string;
+  /** Field of the target matched (default: its primary key). */
+  key?: string;
+  /** Target fields a report may use (required for sys_ targets and targets without a permission prefix). */
+  fields?: string[];
 }
 
 export const snake = (s: string) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());

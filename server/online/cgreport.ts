@@ -12,6 +12,7 @@ import { coerce, parsePaging, parseSort, type Query } from '../crud/query.js';
 import { allDictItems, type DictModel } from '../sys/dict-service.js';
 import { allReports, reportOf } from './reports/index.js';
 import type { ReportDef } from './reports/types.js';
+import { storedReports } from './report-store.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
 
@@ -57,11 +58,17 @@ export async function registerOnlineReports(api: FastifyInstance, ctx: ServerCon
     const { pageNo, pageSize } = parsePaging(req.query as Query);
     // JeecgBoot's row (OnlCgreportHead) beside ours. `cgrSql` is the registered query's description: reports are
     // defined in server code, and SQL text from a client is never stored or run (DESIGN §6, docs/jeecg-compat.md).
-    const all = allReports().map((r) => ({
+    const stored = (await storedReports(ctx)).map((r) => ({
+      id: r.id, code: r.code, name: r.name, params: (r.spec.params ?? []).map((p) => p.name).join(','), columns: (r.spec.columns ?? []).length + (r.spec.aggregates ?? []).length,
+      cgrSql: '-- 查询结构（报表配置设计，不是SQL）', dbSource: '', dbSource_dictText: '本系统数据库', content: ctx.entities.byName.get(r.spec.entity)?.title ?? r.spec.entity, stored: 1, menu: r.menuId ? 1 : 0,
+      returnValField: null, returnTxtField: null, returnType: '1', delFlag: 0, createBy: null, createTime: null, updateBy: null, updateTime: null,
+    }));
+    const registered = allReports().map((r) => ({
       id: r.code, code: r.code, name: r.name, params: r.params.map((p) => p.name).join(','), columns: r.columns.length,
       cgrSql: `-- 已注册查询（服务端定义，不可编辑）：${r.description ?? r.name}`, dbSource: '', dbSource_dictText: '本系统数据库', content: r.description ?? '',
       returnValField: null, returnTxtField: null, returnType: '1', delFlag: 0, createBy: 'system', createTime: null, updateBy: null, updateTime: null,
     }));
+    const all = [...stored, ...registered];
     return ok(page(all.slice((pageNo - 1) * pageSize, pageNo * pageSize), all.length, pageNo, pageSize));
   });
 

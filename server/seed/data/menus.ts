@@ -191,7 +191,8 @@ export const MENU_TREE: MenuSeed[] = [
     name: '在线开发', url: '/online', component: RV, icon: 'cloud',
     children: [
       list('表单开发', '/online/cgform', 'modules/online/cgform/OnlCgformHeadList', 'online:cgform', { buttons: [['sync', '同步数据库']] }),
-      list('报表配置', '/online/cgreport', 'modules/online/cgreport/OnlCgreportHeadList', 'online:cgreport'),
+      // Designing a report (报表配置's builder, issue 31) is its own permission: online:cgreport:design.
+      list('报表配置', '/online/cgreport', 'modules/online/cgreport/OnlCgreportHeadList', 'online:cgreport', { buttons: [['design', '设计报表']] }),
       // Issue 31: edit any screen's page schema in the browser (server/design); its own permission, admin only.
       view('页面设计', '/online/design', 'design/PageDesigner', 'design:page', { icon: 'layout', buttons: [['save', '保存'], ['rollback', '回滚']] }),
     ],
