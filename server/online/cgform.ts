@@ -487,6 +487,8 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
       }
       await checkRelation(trx, table, fields);
       if (fields.some((f) => str(f.mainTable))) await trx.updateTable('onl_cgform_head').set({ table_type: 3 }).where('id', '=', headId).execute();
+      // a table that has sub-tables stays a main table (e.g. rolled back to a version saved before them)
+      else if (await trx.selectFrom('onl_cgform_field').select('id').where('main_table', '=', table).executeTakeFirst()) await trx.updateTable('onl_cgform_head').set({ table_type: 2 }).where('id', '=', headId).execute();
       await trx.deleteFrom('onl_cgform_field').where('cgform_head_id', '=', headId).execute();
       const insert = async (entity: EntitySchema, target: string, row: Row) => {
         const valid = validateInput(entity, row, 'add');
@@ -568,7 +570,8 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
   // 导出 (a row button): the same as a .json file.
   api.get('/online/cgform/api/exportDefinitionFile/:code', { config: { auth: 'online:cgform:list' } }, async (req, reply) => {
     const def = await exportOf((req.params as { code: string }).code);
-    reply.header('Content-Type', 'application/json; charset=utf-8');
+    // a file to save, not an answer to read (the browser's download reads a JSON type as an error envelope)
+    reply.header('Content-Type', 'application/octet-stream');
     reply.header('Content-Disposition', `attachment; filename="${str(def.head.tableName)}.json"`);
     return reply.send(JSON.stringify(def, null, 2));
   });
@@ -612,7 +615,9 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
   api.post('/online/cgform/api/copy/:code', { config: { auth: 'online:cgform:add' } }, async (req) => {
     const { head, fields, indexes } = await loadForm(ctx, (req.params as { code: string }).code);
     const to = (req.body ?? {}) as { tableName?: unknown; tableTxt?: unknown };
-    return saveAll(req, 'add', { head: { ...definitionHead(head), tableName: str(to.tableName), tableTxt: str(to.tableTxt) || `${head.tableTxt}（复制）` }, fields: fields.map(definitionField), indexes: indexes.map(definitionIndex) }, `复制自 ${head.tableName}`);
+    // a copied main table has none of the sub-tables (it is a single table); a copied sub-table belongs to the same main table
+    const tableType = Number(head.tableType) === 2 ? 1 : head.tableType;
+    return saveAll(req, 'add', { head: { ...definitionHead(head), tableType, tableName: str(to.tableName), tableTxt: str(to.tableTxt) || `${head.tableTxt}（复制）` }, fields: fields.map(definitionField), indexes: indexes.map(definitionIndex) }, `复制自 ${head.tableName}`);
   });
 
   api.get('/online/cgform/field/listByHeadId', { config: { auth: 'online:cgform:list' } }, async (req) => {
@@ -751,6 +756,28 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
       return saved;
     });
   };
+  // 预览's 新增 / 编辑: the record and its sub-table rows checked against the definitions, nothing written.
+  const previewCheck = async (req: FastifyRequest) => {
+    const { entity, head } = await loadForm(ctx, (req.params as { code: string }).code);
+    const body = (req.body ?? {}) as Row;
+    if (typeof body !== 'object' || Array.isArray(body)) throw new BizError('请求内容格式不正确');
+    validateInput(entity, body, 'add');
+    for (const sub of await subFormsOf(ctx, head.tableName)) {
+      const rows = body[sub.head.tableName];
+      if (!Array.isArray(rows)) continue;
+      for (const [i, r] of rows.entries()) {
+        try {
+          validateInput(sub.entity, { ...(r as Row), [sub.fk.name]: 'preview' }, 'add');
+        } catch (err) {
+          if (err instanceof BizError) throw new BizError(`${sub.head.tableTxt}第${i + 1}行：${err.message}`);
+          throw err;
+        }
+      }
+    }
+    return ok(null, '预览：数据有效，未保存');
+  };
+  api.post('/online/cgform/api/previewCheck/:code', { config: { auth: 'online:cgform:add' } }, previewCheck);
+  api.put('/online/cgform/api/previewCheck/:code', { config: { auth: 'online:cgform:add' } }, previewCheck);
   api.post('/online/cgform/api/form/:code', { config: { auth: 'online:cgform:add' } }, async (req) => {
     const saved = await saveRecord(req, (req.params as { code: string }).code, 'add');
     return ok(saved.id, '添加成功！');

@@ -51,6 +51,10 @@ describe('a main table with a sub-table', () => {
       expect.objectContaining({ key: 'form_insp_item', title: '检查明细', foreignKey: 'inspId', listUrl: '/online/cgform/api/getData/form_insp_item', columns: [{ key: 'itemName', title: '明细', type: 'input', required: true }, { key: 'score', title: '得分', type: 'number' }] }),
     ]);
     expect(cols.formFields.map((f: { field: string }) => f.field)).toEqual(['checkItem', 'checkGrade']);
+    // 预览 checks a record and its rows against the definitions and writes nothing
+    expect(await post('online/cgform/api/previewCheck/form_insp', { checkItem: 'x', form_insp_item: [{ score: 1 }] })).toMatchObject({ success: false, message: '检查明细第1行：明细不能为空' });
+    expect(await put('online/cgform/api/previewCheck/form_insp', { checkItem: 'x', form_insp_item: [{ itemName: 'y' }] })).toMatchObject({ success: true, message: '预览：数据有效，未保存' });
+    expect((await get('online/cgform/api/getData/form_insp')).result.total).toBe(0);
   });
 
   let id = '';
