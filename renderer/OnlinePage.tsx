@@ -109,8 +109,9 @@ async function formPage(code: string, preview = false): Promise<PageSchema> {
   const subTables: SubTableSchema[] = (cols.result.subTables ?? []).map((t) => ({ key: t.key, title: t.title, field: t.key, foreignKey: t.foreignKey, ...(preview ? {} : { listUrl: t.listUrl }), columns: t.columns }));
   const tree = cols.result.tree;
   let columns = columnsOf(cols.result.columns);
-  // a tree list shows the node's name first (beside the expand icon)
-  if (tree?.nameField) columns = [...columns.filter((c) => c.dataIndex === tree.nameField), ...columns.filter((c) => c.dataIndex !== tree.nameField)];
+  // a tree list shows the node's name first, beside the expand icon
+  // (left-aligned, so a child's indent shows)
+  if (tree?.nameField) columns = [...columns.filter((c) => c.dataIndex === tree.nameField).map((c) => ({ ...c, align: 'left' as const })), ...columns.filter((c) => c.dataIndex !== tree.nameField)];
   const p = 'online:cgform';
   const actions: PageSchema['actions'] | undefined = tree
     ? {
@@ -129,10 +130,11 @@ async function formPage(code: string, preview = false): Promise<PageSchema> {
     kind: tree ? 'tree-list' : subTables.length ? 'master-detail' : 'list',
     title: cols.result.description || code,
     permission: p,
-    api: { list: `/online/cgform/api/getData/${code}`, add: base, edit: base, delete: `${base}/{id}`, deleteBatch: `${base}/{ids}` },
+    api: { list: `/online/cgform/api/getData/${code}`, add: base, edit: base, delete: `${base}/{id}`, deleteBatch: `${base}/{ids}`, exportXls: `/online/cgform/api/exportXls/${code}`, importExcel: `/online/cgform/api/importXls/${code}` },
     columns,
     query: { fields: query.success ? queryOf(query.result) : [] },
-    form: { columns: fields.length > 6 ? 2 : 1, fields, ...(subTables.length ? { subTables, width: 1000 } : {}) },
+    // beside sub-tables the record's fields take two columns (the rows get the height)
+    form: { columns: fields.length > 6 || (subTables.length && fields.length > 3) ? 2 : 1, fields, ...(subTables.length ? { subTables, width: 1000 } : {}) },
     ...(tree ? { tree: { parentField: tree.parentField, hasChildField: tree.hasChildField, root: '0' } } : {}),
     ...(actions ? { actions } : {}),
   };

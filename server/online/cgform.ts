@@ -19,7 +19,7 @@ type Q = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
 const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 /** Columns every online table has; definitions may not redefine them. */
-const MANAGED = new Set(['id', 'create_by', 'create_time', 'update_by', 'update_time', 'sys_org_code']);
+const MANAGED = new Set(['id', 'create_by', 'create_time', 'update_by', 'update_time', 'sys_org_code', 'sub_sort_no']);
 const RESERVED_PREFIX = /^(sys_|onl_|pg_|seed_|demo_|kysely)/;
 
 export interface FormHead extends Row {
@@ -70,6 +70,8 @@ export function formEntity(head: Row, fields: Row[], indexes: Row[] = []): Entit
       if (str(f.mainTable)) Object.assign(out, { filterable: true, required: false });
       return out;
     });
+  // a sub-table's rows keep the order they were entered in (set by the server on every save of the master)
+  if (fields.some((f) => str(f.mainTable))) own.push({ name: 'subSortNo', column: 'sub_sort_no', type: 'integer', title: '行号', sortable: true });
   let tree: EntitySchema['tree'];
   if (isTreeForm(head)) {
     const pid = treeParentOf(head);
@@ -663,7 +665,7 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
       key: s.head.tableName,
       title: s.head.tableTxt || s.head.tableName,
       foreignKey: s.fk.name,
-      listUrl: `/online/cgform/api/getData/${s.head.tableName}`,
+      listUrl: `/online/cgform/api/getData/${s.head.tableName}?column=subSortNo&order=asc`,
       columns: formFieldsOf(s.fields, s.entity).map((f) => ({ key: f.field, title: f.title ?? f.field, type: f.dictCode && !f.dictCode.includes(',') ? 'select' : (CELL_OF[f.view] ?? 'input'), ...(f.dictCode && !f.dictCode.includes(',') ? { dict: f.dictCode } : {}), ...(f.required ? { required: true } : {}) })),
     }));
     const tree = entity.tree ? { parentField: entity.tree.parentField, hasChildField: entity.tree.hasChildField, nameField: camel(str(head.treeFieldname)) || listFields[0]?.name } : undefined;
@@ -735,7 +737,7 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
         const kept = new Set<string>();
         for (const [i, raw] of rows.entries()) {
           if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new BizError(`${sub.head.tableTxt}第${i + 1}行格式不正确`);
-          const row = { ...(raw as Row), [sub.fk.name]: saved.id };
+          const row = { ...(raw as Row), [sub.fk.name]: saved.id, subSortNo: i + 1 };
           const id = str(row.id);
           try {
             if (id && existing.has(id)) {
@@ -794,7 +796,7 @@ export async function registerOnlineForms(api: FastifyInstance, ctx: ServerConte
     // a main table's record carries its sub-table rows
     for (const sub of await subFormsOf(ctx, head.tableName)) {
       if (sub.head.isDbSynch !== 'Y') continue;
-      row[sub.head.tableName] = (await listRows(hookContext(ctx, req, sub.entity), { [sub.fk.name]: id, pageSize: '1000', column: 'createTime', order: 'asc' } as Query)).records;
+      row[sub.head.tableName] = (await listRows(hookContext(ctx, req, sub.entity), { [sub.fk.name]: id, pageSize: '1000', column: 'subSortNo', order: 'asc' } as Query)).records;
     }
     return ok(row);
   });

@@ -48,7 +48,7 @@ describe('a main table with a sub-table', () => {
   it('describes its sub-tables to the generated screen', async () => {
     const cols = (await get('online/cgform/api/getColumns/form_insp')).result;
     expect(cols.subTables).toEqual([
-      expect.objectContaining({ key: 'form_insp_item', title: '检查明细', foreignKey: 'inspId', listUrl: '/online/cgform/api/getData/form_insp_item', columns: [{ key: 'itemName', title: '明细', type: 'input', required: true }, { key: 'score', title: '得分', type: 'number' }] }),
+      expect.objectContaining({ key: 'form_insp_item', title: '检查明细', foreignKey: 'inspId', listUrl: '/online/cgform/api/getData/form_insp_item?column=subSortNo&order=asc', columns: [{ key: 'itemName', title: '明细', type: 'input', required: true }, { key: 'score', title: '得分', type: 'number' }] }),
     ]);
     expect(cols.formFields.map((f: { field: string }) => f.field)).toEqual(['checkItem', 'checkGrade']);
     // 预览 checks a record and its rows against the definitions and writes nothing
@@ -74,7 +74,7 @@ describe('a main table with a sub-table', () => {
     const [first] = one.form_insp_item as Array<{ id: string }>;
     expect((await put('online/cgform/api/form/form_insp', { id, checkItem: '教案检查', form_insp_item: [{ id: first!.id, itemName: '教案（修改）', score: 6 }, { itemName: '听课笔记', score: 2 }] })).success).toBe(true);
     const after = (await get(`online/cgform/api/form/form_insp/${id}`)).result.form_insp_item as Array<{ itemName: string; id: string }>;
-    expect(after.map((r) => r.itemName).sort()).toEqual(['听课笔记', '教案（修改）']);
+    expect(after.map((r) => r.itemName)).toEqual(['教案（修改）', '听课笔记']); // in the order entered
     expect(after.find((r) => r.itemName === '教案（修改）')!.id).toBe(first!.id);
 
     // a failing row rolls back the master's change too
