@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { App, Modal, Typography } from 'antd';
+import { App, Grid, Modal, Typography } from 'antd';
 import { createForm } from '@formily/core';
 import { toJS } from '@formily/reactive';
 import { http } from '@core/http/client';
@@ -19,7 +19,10 @@ export default function ActionForm({ action: a, record, data, rowKey, onClose }:
   const { message } = App.useApp();
   const [saving, setSaving] = useState(false);
   const sheet = usePhoneDialog(a.width ?? 560);
-  const schema = useMemo(() => ({ fields: a.fields ?? [] }), [a.fields]);
+  // `formColumns`: the fields in a grid on wide screens (a field's `span` takes more); one column on a phone
+  const narrow = Grid.useBreakpoint().md === false;
+  const columns = narrow ? undefined : a.formColumns;
+  const schema = useMemo(() => ({ fields: a.fields ?? [], ...(columns ? { columns } : {}) }), [a.fields, columns]);
   const form = useMemo(() => {
     const values = a.values ? (fillTemplate(a.values, data) as Row) : undefined;
     const initial = values && Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== ''));

@@ -66,7 +66,7 @@ function DrawSchema({ pageId, schema: s, params, parent, embedded }: PageKindPro
   if (s.online)
     return (
       <Suspense fallback={<Spin />}>
-        <OnlinePage key={pageId} pageId={pageId} schema={s} />
+        <OnlinePage key={pageId} pageId={pageId} schema={s} params={params} />
       </Suspense>
     );
   const Kind = pageKind(s.kind);

@@ -177,7 +177,7 @@ export interface PageSchema {
   /** report: a stored report of 报表配置 by code; `":code"` = the last segment of the route path (online/ReportView). */
   storedReport?: string;
   /** Online form / report code (kind list/report with `online`). */
-  online?: { form?: string; report?: string };
+  online?: { form?: string; report?: string; preview?: boolean };
   exportName?: string;
   // ---- composition (issue 26) ----
   /** tabs: the tabs of the page. */
@@ -446,6 +446,8 @@ export interface FormActionProps {
   /** Text above the fields (`{field}` filled from the row). */
   description?: string;
   submitText?: string;
+  /** The fields in a grid of this many columns on wide screens (`span` takes more); one on a phone. */
+  formColumns?: 1 | 2 | 3;
 }
 
 /** `pick`: pick rows from a list (a page schema's, or `listUrl` + `columns`), post their ids with the parent's. */

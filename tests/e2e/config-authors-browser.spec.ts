@@ -135,53 +135,7 @@ test('the page designer edits the 听课记录 list, live for others, with rollb
   await other.close();
 });
 
-test('表单开发: a form defined in the browser, its change read in words, synced, used from its generated menu entry', async ({ page }) => {
-  test.setTimeout(180_000);
-  await login(page, 'admin');
-  await page.goto('/online/cgform');
-  await page.getByRole('button', { name: /新\s*增/ }).first().click();
-  const d = page.getByRole('dialog');
-  await d.getByLabel('表名').fill('form_jxjc');
-  await d.getByLabel('表描述').fill('教学检查记录');
-  // two field rows in the editable table
-  await d.locator('.ant-input-number input').first().fill('2');
-  await d.getByRole('button', { name: /新\s*增/ }).click();
-  const cell = (row: number, col: string) => d.locator(`.ag-row[row-index="${row}"] [col-id="${col}"]`);
-  const type = async (row: number, col: string, text: string) => {
-    await cell(row, col).click();
-    await page.keyboard.press('ControlOrMeta+a');
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  };
-  await expect(cell(1, 'dbFieldName')).toBeVisible();
-  await type(0, 'dbFieldName', 'check_item');
-  await type(0, 'dbFieldTxt', '检查项目');
-  await type(1, 'dbFieldName', 'check_grade');
-  await type(1, 'dbFieldTxt', '评价等级');
-  await type(1, 'dictField', 'eval_grade');
-  await d.getByRole('button', { name: /^保\s*存$/ }).last().click();
-  await expect(page.getByText('添加成功！')).toBeVisible();
-
-  // 同步数据库 says what it will do, in words, before doing it
-  const row = page.locator('tr.ant-table-row').filter({ hasText: 'form_jxjc' });
-  await row.getByText('同步数据库').click();
-  await expect(page.locator('.ant-popover:visible')).toContainText('新建数据表 form_jxjc（教学检查记录），字段：检查项目（check_item，文本，长度 50）、评价等级（check_grade，文本，长度 50）');
-  await page.locator('.ant-popover:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(page.getByText('同步数据库成功!')).toBeVisible();
-
-  // its generated menu entry (under 在线开发) opens the generated screen
-  await page.reload();
-  await page.locator('.layout-sider').getByRole('menuitem', { name: '教学检查记录', exact: true }).click();
-  await expect(page).toHaveURL(/\/online\/cgformList\/form_jxjc$/);
-  await page.getByRole('button', { name: /新\s*增/ }).click();
-  const f = page.getByRole('dialog');
-  await f.getByLabel('检查项目').fill('教案检查');
-  await f.getByRole('combobox', { name: '评价等级' }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
-  await f.getByRole('button', { name: /确\s*定/ }).click();
-  await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expect(page.locator('tr.ant-table-row').first()).toContainText('教案检查');
-});
+// 表单开发 (online forms): tests/e2e/config-authors-forms.spec.ts follows its section of the guide.
 
 test('a teacher cannot open the page designer', async ({ page }) => {
   await login(page, 'teacher');
