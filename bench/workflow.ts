@@ -1,12 +1,14 @@
 import { type Figure, log, summarize } from './lib.js';
-import { API, freshCopy, load, login, startServer } from './server.js';
+import { API, freshCopy, freshPostgres, load, login, startServer } from './server.js';
 
 /**
  * 审批流程 (issue 28): with 1,000 running instances (the seeded 合同审批, each waiting at the department
  * leader), 20 concurrent users read their to-do list (p95 ≤ 50 ms) and complete tasks (p95 ≤ 100 ms; each
  * completion is a full engine step: lock, recover, resume, signal, state written back, next task and notice).
- * Runs on a fresh copy of the small seeded PGlite database.
+ * Runs on a fresh copy of the small seeded PGlite database, or with BENCH_WORKFLOW_DATABASE_URL on a PostgreSQL
+ * server, in that database, which the bench drops, creates and seeds on every run.
  */
+export const WORKFLOW_PG = process.env.BENCH_WORKFLOW_DATABASE_URL;
 const INSTANCES = Number(process.env.BENCH_WF_INSTANCES ?? 1000);
 const USERS = 20;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -34,8 +36,8 @@ async function closedLoop(users: number, total: number, once: (i: number) => Pro
 }
 
 export async function benchWorkflow(): Promise<Figure[]> {
-  const target = freshCopy('workflow');
-  const server = await startServer(target, 18287, { WORKFLOW_TIMER_MS: '60000' });
+  const target = WORKFLOW_PG ? await freshPostgres(WORKFLOW_PG) : freshCopy('workflow');
+  const server = await startServer(target, Number(process.env.BENCH_WORKFLOW_PORT ?? 18287), { WORKFLOW_TIMER_MS: '60000' });
   try {
     const teacher = await login(server.url, 'teacher');
     const leader = await login(server.url, 'leader');
