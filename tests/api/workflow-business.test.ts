@@ -151,3 +151,26 @@ describe('实验室预约: the old 审核 routes do not bypass the process', () 
     expect((await as('teacher').list(`/lab/reservation/list?useDate=${day}`)).find((b) => b.id === booking.id).status).toBe('APPROVED');
   });
 });
+
+describe('整改延期申请: who may ask, and when', () => {
+  it('rows carry the extension status; a second request, a task without a deadline and other users are refused', async () => {
+    const db = s.running.ctx.db;
+    const users = await db.selectFrom('sys_user').select(['id', 'username']).where('username', 'in', ['secretary', 'supervisor']).execute();
+    const idOf = (u: string) => users.find((x) => x.username === u)!.id as string;
+    const base = { status: 'ISSUED', resp_person_id: idOf('secretary'), issuer_id: idOf('supervisor') };
+    await db.insertInto('imp_task').values([
+      { id: 'wfbiz00000000000000000000000001', task_no: 'ZG-WB-1', title: '课件待完善', deadline: '2026-12-31', ...base },
+      { id: 'wfbiz00000000000000000000000002', task_no: 'ZG-WB-2', title: '无期限任务', deadline: null, ...base },
+    ]).execute();
+    const row = async (no: string) => (await as('secretary').list(`/improvement/task/list?taskNo=${no}&pageSize=50`)).find((r) => r.taskNo === no);
+    expect((await row('ZG-WB-1')).extensionStatus).toBeNull();
+    const ask = (taskId: string, user = 'secretary') => as(user).call('post', '/workflow/biz/impExtension', { taskId, newDeadline: '2027-02-28', reason: '寒假' });
+    expect((await ask('wfbiz00000000000000000000000001', 'supervisor')).message).toBe('只有整改责任人可以申请延期');
+    expect((await ask('wfbiz00000000000000000000000002')).message).toContain('没有整改期限');
+    expect((await ask('wfbiz00000000000000000000000001')).success).toBe(true);
+    expect((await row('ZG-WB-1')).extensionStatus).toBe('RUNNING');
+    const again = await ask('wfbiz00000000000000000000000001');
+    expect(again.success).toBe(false);
+    expect(again.message).toContain('已有进行中的延期申请');
+  });
+});
