@@ -49,6 +49,30 @@ export function freshCopy(suite: string): Target {
   return { env: { DATA_DIR: dir, DATABASE_URL: '' }, label: 'embedded PGlite, demo data' };
 }
 
+/**
+ * A PostgreSQL database for suites that write, made afresh on every run: `url` names a database the bench
+ * owns — it is dropped, created and seeded (demo volume) like the PGlite copy of freshCopy.
+ */
+export async function freshPostgres(url: string): Promise<Target> {
+  const u = new URL(url);
+  const name = decodeURIComponent(u.pathname.slice(1));
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bench database name must be a plain identifier: ${name}`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
+  log(`seeding ${name} on ${u.host}…`);
+  execFileSync(process.execPath, [TSX, 'server/seed/cli.ts', '--scale', '0'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, DATA_DIR: '' }, stdio: 'inherit' });
+  return { env: { DATABASE_URL: url }, label: `PostgreSQL server (${name}), demo data` };
+}
+
 /** The bench target's database, opened directly (PGlite: only while no server runs on it). */
 export const openTarget = (target: Target) =>
   openDatabase(loadConfig(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { dataDir: target.env.DATA_DIR, databaseUrl: undefined }, {}));

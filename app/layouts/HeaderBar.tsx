@@ -22,6 +22,7 @@ import { SettingsDrawer } from '@app/layouts/SettingsDrawer';
 import { PasswordDialog } from '@app/layouts/PasswordDialog';
 import { DepartDialog } from '@app/layouts/DepartDialog';
 import { NoticeCenter } from '@app/layouts/NoticeCenter';
+import { TODO_PATH, TodoCount } from '@app/layouts/TodoCount';
 
 function MenuSearch({ menu, onPick, autoFocus }: { menu: MenuNode[]; onPick: (n: MenuNode) => void; autoFocus?: boolean }) {
   const entries = useMemo(() => searchableEntries(menu), [menu]);
@@ -65,6 +66,8 @@ export function HeaderBar({
   const [settingsOpened, setSettingsOpened] = useState(false);
   if (dialog === 'settings' && !settingsOpened) setSettingsOpened(true);
   const isMobile = device === 'mobile';
+  // 我的待办's count shows for users who have 我的待办 in their menu.
+  const hasTodo = useMemo(() => searchableEntries(menu).some((n) => n.path === TODO_PATH), [menu]);
 
   const pick = (n: MenuNode) => {
     setSearching(false);
@@ -147,6 +150,7 @@ export function HeaderBar({
             <span className="header-action" role="button" aria-label="搜索菜单" onClick={() => setSearching(true)}><SearchOutlined /></span>
           </LazyTooltip>
         )}
+        {hasTodo && <TodoCount compact={isMobile} />}
         <NoticeCenter />
         <LazyDropdown menu={userMenu} placement="bottomRight">
           <span className="header-action header-user" data-testid="user-menu">

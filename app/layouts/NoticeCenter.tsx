@@ -41,6 +41,13 @@ const RECONNECT_MS = 5_000;
 const PRIORITY: Record<string, [string, string]> = { L: ['blue', '一般'], M: ['orange', '重要'], H: ['red', '紧急'] };
 export const MY_ANNOUNCEMENT_PATH = '/isps/userAnnouncement';
 
+/** Other parts of the header told of every socket message's `cmd` (the 我的待办 count refetches on `todo` / `user`). */
+const socketListeners = new Set<(cmd: string) => void>();
+export function onNoticeSocket(fn: (cmd: string) => void): () => void {
+  socketListeners.add(fn);
+  return () => void socketListeners.delete(fn);
+}
+
 /** The notice socket (SPEC §7): heartbeat 20 s, closed without a reply in 20 s, reconnect 5 s after close or error. */
 function useNoticeSocket(userId: string | undefined, token: string, onPush: () => void) {
   const push = useRef(onPush);
@@ -77,6 +84,7 @@ function useNoticeSocket(userId: string | undefined, token: string, onPush: () =
           return;
         }
         if (data.cmd === 'topic' || data.cmd === 'user') push.current();
+        if (data.cmd) for (const fn of socketListeners) fn(data.cmd);
       };
       ws.onclose = () => {
         window.clearInterval(beat);

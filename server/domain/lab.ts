@@ -133,15 +133,22 @@ export async function registerLab(api: FastifyInstance, ctx: ServerContext) {
     return ok(null, '操作成功！');
   };
 
+  // A booking in the 实验室预约审批 process is decided there (assignment checks, history): these routes refuse it.
+  const notInProcess = async (r: Row) => {
+    const running = await ctx.db.selectFrom('wf_instance').select('id').where('biz_type', '=', 'lab_reservation').where('biz_id', '=', str(r.id)).where('status', 'in', ['RUNNING', 'RETURNED']).executeTakeFirst();
+    if (running) throw new BizError('该预约正在走“实验室预约审批”流程，请在“审批流程 → 我的待办”中办理');
+  };
   api.post('/lab/reservation/approve', { config: { auth: APPROVE } }, async (req) => {
     const r = await booking(req);
     if (r.status !== 'PENDING') throw new BizError('只能审核待审核的预约');
+    await notInProcess(r);
     await checkFree(ctx.db, r, ['APPROVED']);
     return decide(req, r, 'APPROVED', str(input(req).opinion).trim().slice(0, 500));
   });
   api.post('/lab/reservation/reject', { config: { auth: APPROVE } }, async (req) => {
     const r = await booking(req);
     if (r.status !== 'PENDING') throw new BizError('只能审核待审核的预约');
+    await notInProcess(r);
     const opinion = str(input(req).opinion).trim();
     if (!opinion) throw new BizError('请填写驳回原因');
     return decide(req, r, 'REJECTED', opinion.slice(0, 500));

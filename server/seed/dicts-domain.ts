@@ -71,7 +71,7 @@ export const LAB_DICTS: DictSeed[] = [
   { code: 'lab_service_type', name: '实验室服务类型', items: [['TEST', '测试分析'], ['PROCESS', '加工制备'], ['TRAINING', '技术培训'], ['OPEN_USE', '开放使用']] },
   { code: 'charge_mode', name: '计费方式', items: [['SAMPLE', '按样品'], ['HOUR', '按机时'], ['FREE', '免费']] },
   { code: 'party_type', name: '委托方类型', items: [['INNER', '校内'], ['OUTER', '校外']] },
-  { code: 'contract_status', name: '合同状态', items: [['DRAFT', '草稿', 'default'], ['ACTIVE', '生效', 'green'], ['EXPIRED', '到期', 'orange'], ['TERMINATED', '终止', 'red']] },
+  { code: 'contract_status', name: '合同状态', items: [['DRAFT', '草稿', 'default'], ['ACTIVE', '生效', 'green'], ['EXPIRED', '到期', 'orange'], ['TERMINATED', '终止', 'red'], ['PENDING', '审批中', 'blue'], ['REJECTED', '已退回', 'orange']] },
   { code: 'approval_status', name: '审核状态', items: [['PENDING', '待审核', 'orange'], ['APPROVED', '已通过', 'green'], ['REJECTED', '已驳回', 'red']] },
   {
     code: 'order_status', name: '订单状态',

@@ -246,10 +246,37 @@ const scripts = {
   getScript() {},
 };
 
+/**
+ * The model parsed once per XML (a deployed version is immutable): bpmn-engine's serialised moddle context,
+ * handed to every step's Engine as `sourceContext`, so a step neither parses the XML with moddle again nor
+ * deserialises the copy bpmn-engine puts into its state (stripped before the state is stored, see runStep).
+ */
+const contexts = new Map<string, Promise<unknown>>();
+const MAX_CONTEXTS = 200;
+function sourceContextOf(xml: string, processId: string): Promise<unknown> {
+  let hit = contexts.get(xml);
+  if (!hit) {
+    const engine = new Engine({ name: processId, source: xml, moddleOptions: { app: appModdle }, scripts } as any);
+    hit = engine.getDefinitions().then((defs: any[]) => defs[0]?.environment?.options?.source);
+    hit.catch(() => contexts.delete(xml));
+    if (contexts.size >= MAX_CONTEXTS) contexts.delete(contexts.keys().next().value!);
+    contexts.set(xml, hit);
+  }
+  return hit;
+}
+
+/** The engine state without its copy of the model (the step's Engine gets the model from the cache). */
+function withoutSource(state: any): any {
+  if (!state || !Array.isArray(state.definitions)) return state;
+  return { ...state, definitions: state.definitions.map(({ source: _s, ...d }: any) => d) };
+}
+
 /** One step of an instance on a new Engine: execute or recover+resume, then signal, run due timers, and report. */
 export async function runStep(input: StepInput, signal?: { elementId: string; executionId: string; output: Record<string, unknown> }, fireTimers = false): Promise<StepResult> {
   const timers = new ExternalTimers();
-  const engine = new Engine({ name: input.meta.processId, source: input.xml, moddleOptions: { app: appModdle }, expressions: makeExpressions(input), scripts, timers } as any);
+  const sourceContext = await sourceContextOf(input.xml, input.meta.processId);
+  if (!sourceContext) throw new BizError('流程定义无法加载');
+  const engine = new Engine({ name: input.meta.processId, sourceContext, moddleOptions: { app: appModdle }, expressions: makeExpressions(input), scripts, timers } as any);
   const listener = new EventEmitter();
   const waits = new Map<string, Wait>();
   const ended = new Set<string>();
@@ -270,7 +297,7 @@ export async function runStep(input: StepInput, signal?: { elementId: string; ex
   engine.on('error', (e: Error) => (failure = e));
   let execution: any;
   try {
-    if (input.state) execution = await engine.recover(structuredClone(input.state) as any).resume({ listener });
+    if (input.state) execution = await engine.recover(withoutSource(input.state)).resume({ listener });
     else execution = await engine.execute({ listener, variables: { form: input.variables } });
     const replay = input.replay ? Object.fromEntries(Object.entries(input.replay).map(([k, v]) => [k, [...v]])) : undefined;
     for (let round = 0; round < 100; round++) {
@@ -304,7 +331,7 @@ export async function runStep(input: StepInput, signal?: { elementId: string; ex
   }
   if (failure && process.env.WF_DEBUG) console.error(failure);
   if (failure) throw new BizError(`流程执行出错：${failure.message.split('\n')[0]!.slice(0, 200)}`);
-  const state = await engine.getState();
+  const state = withoutSource(await engine.getState());
   const parentOf = (id: string) => id.replace(/_\d+$/, '');
   const waiting = [...waits.values()].filter((w) => !ended.has(w.executionId) && !(w.multi && ended.has(parentOf(w.executionId))));
   const completed = engine.state === 'idle' && !waiting.length && !timers.active.size;

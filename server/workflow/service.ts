@@ -22,7 +22,7 @@ export const ADMIN_PERM = 'workflow:task:list';
 export const isWfAdmin = (u: Actor) => u.roleCodes.includes('admin') || u.perms.has(ADMIN_PERM);
 
 type Row = Record<string, any>;
-type Push = () => Promise<void>;
+export type Push = () => Promise<void>;
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 export interface VersionRow {
@@ -119,17 +119,81 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 // -------------------------------------------------------------------------------------------- history
 
-async function history(db: DB, instanceId: string, h: { event: string; elementId?: string; elementName?: string; userId?: string; taskId?: string; decision?: string; comment?: string; attachments?: string; duration?: number }) {
-  await db
-    .insertInto('wf_history')
-    .values({
-      id: newId(), instance_id: instanceId, task_id: h.taskId ?? null, element_id: h.elementId ?? null, element_name: h.elementName?.slice(0, 200) ?? null, event: h.event,
-      user_id: h.userId ?? null, decision: h.decision ?? null, comment: h.comment?.slice(0, 1000) ?? null, attachments: h.attachments?.slice(0, 2000) ?? null,
-      time: now(), duration: h.duration ?? null,
-      seq: sql`(select coalesce(max(seq), 0) + 1 from wf_history where instance_id = ${instanceId})`,
-    })
-    .execute();
+interface HistoryEntry { event: string; elementId?: string; elementName?: string; userId?: string; taskId?: string; decision?: string; comment?: string; attachments?: string; duration?: number }
+interface Pending {
+  history: Array<{ instanceId: string; h: HistoryEntry; time: string }>;
+  /** Instances whose tasks changed: their to-do candidates (wf_task_user) are rebuilt at the end. */
+  touched: Set<string>;
 }
+/** Per transaction: history rows and touched instances, written once at its end (flush). */
+const pending = new WeakMap<object, Pending>();
+const pendingOf = (db: DB): Pending => {
+  let p = pending.get(db);
+  if (!p) pending.set(db, (p = { history: [], touched: new Set() }));
+  return p;
+};
+
+/** Queues a history row (written by flush, in the same transaction, in order). */
+function history(db: DB, instanceId: string, h: HistoryEntry) {
+  const p = pendingOf(db);
+  p.history.push({ instanceId, h, time: now() });
+  p.touched.add(instanceId);
+}
+/** Marks an instance whose tasks change in this transaction. */
+const touch = (db: DB, instanceId: string) => void pendingOf(db).touched.add(instanceId);
+
+/**
+ * Ends a transaction's workflow writes: the queued history in one insert (sequence numbers after the
+ * instance's last), and the to-do candidates of every touched instance rebuilt from its open tasks
+ * (wf_task_user: one row per user who may act — the assignee, else each candidate — keyed for the to-do list).
+ */
+async function flush(db: DB): Promise<string[]> {
+  const p = pending.get(db);
+  if (!p) return [];
+  pending.delete(db);
+  if (p.history.length) {
+    const ids = [...new Set(p.history.map((x) => x.instanceId))];
+    const last = new Map(
+      ((await db.selectFrom('wf_history').select(['instance_id', (eb) => eb.fn.max('seq').as('seq')]).where('instance_id', 'in', ids).groupBy('instance_id').execute()) as Row[]).map((r) => [
+        str(r.instance_id),
+        Number(r.seq ?? 0),
+      ]),
+    );
+    await db
+      .insertInto('wf_history')
+      .values(
+        p.history.map(({ instanceId, h, time }) => {
+          const seq = (last.get(instanceId) ?? 0) + 1;
+          last.set(instanceId, seq);
+          return {
+            id: newId(), instance_id: instanceId, task_id: h.taskId ?? null, element_id: h.elementId ?? null, element_name: h.elementName?.slice(0, 200) ?? null, event: h.event,
+            user_id: h.userId ?? null, decision: h.decision ?? null, comment: h.comment?.slice(0, 1000) ?? null, attachments: h.attachments?.slice(0, 2000) ?? null, time, duration: h.duration ?? null, seq,
+          };
+        }),
+      )
+      .execute();
+  }
+  if (!p.touched.size) return [];
+  const ids = [...p.touched];
+  const before = (await db.deleteFrom('wf_task_user').where('instance_id', 'in', ids).returning(['id', 'user_id']).execute()) as Row[];
+  const after = (
+    await sql<Row>`insert into wf_task_user (id, task_id, instance_id, user_id, create_time)
+      select md5(t.id || '|' || u.uid), t.id, t.instance_id, u.uid, t.create_time
+      from wf_task t cross join lateral unnest(case when t.assignee_id is not null then array[t.assignee_id]
+        else string_to_array(trim(both ',' from coalesce(t.candidate_ids, '')), ',') end) as u(uid)
+      where t.instance_id in (${sql.join(ids)}) and t.status = 'OPEN' and u.uid <> ''
+      on conflict do nothing returning id, user_id`.execute(db)
+  ).rows;
+  // Users whose to-do list changed (a row gone or new): their header count is refreshed by a push.
+  const was = new Set(before.map((r) => str(r.id)));
+  const is = new Set(after.map((r) => str(r.id)));
+  return [...new Set([...before.filter((r) => !is.has(str(r.id))), ...after.filter((r) => !was.has(str(r.id)))].map((r) => str(r.user_id)))];
+}
+
+/** A push telling users their to-do list changed (the header's 我的待办 count refetches). */
+const todoPush = (ctx: ServerContext, users: string[]): Push => async () => {
+  if (users.length) await notifyUsers(ctx, users, { cmd: 'todo' }).catch(() => undefined);
+};
 
 // ------------------------------------------------------------------------------------------ the step
 
@@ -161,9 +225,9 @@ async function persist(s: StepCtx, res: StepResult, input: StepInput) {
     if (meta.tasks[e.elementId]) continue; // user tasks are logged when acted on
     const name = meta.names[e.elementId];
     if (!name) continue;
-    await history(trx, inst.id, { event: 'NODE', elementId: e.elementId, elementName: name });
+    history(trx, inst.id, { event: 'NODE', elementId: e.elementId, elementName: name });
   }
-  for (const f of res.flows) await history(trx, inst.id, { event: 'FLOW', elementId: f });
+  for (const f of res.flows) history(trx, inst.id, { event: 'FLOW', elementId: f });
   const open = (await trx.selectFrom('wf_task').select(['id', 'execution_id', 'signal_id', 'kind']).where('instance_id', '=', inst.id).where('status', '=', 'OPEN').execute()) as Row[];
   const waitingIds = new Set(res.waiting.map((w) => w.executionId));
   const known = new Set(open.map((o) => str(o.signal_id)));
@@ -175,6 +239,7 @@ async function persist(s: StepCtx, res: StepResult, input: StepInput) {
   // Tasks whose execution no longer waits (a countersign decided early, a boundary timer fired): cancelled.
   const gone = open.filter((o) => o.kind !== 'RESUBMIT' && !waitingIds.has(str(o.signal_id)));
   if (gone.length) await trx.updateTable('wf_task').set({ status: 'CANCELLED', end_time: t }).where('id', 'in', gone.map((g) => g.id)).execute();
+  const insertedIds: string[] = [];
   for (const w of res.waiting) {
     const tm = meta.tasks[w.elementId];
     if (!tm || known.has(w.executionId)) continue;
@@ -193,6 +258,7 @@ async function persist(s: StepCtx, res: StepResult, input: StepInput) {
       .returning('id')
       .executeTakeFirst();
     if (!inserted) continue;
+    insertedIds.push(id);
     if (due) await upsertTimer(trx, { instanceId: inst.id, executionId: w.executionId, kind: 'DUE', elementId: w.elementId, taskId: id, action: tm.onTimeout ?? 'notify', dueAt: due });
     s.pushes.push(
       await notice(s.ctx, trx, users, `待办：${str(inst.title)} — ${tm.name}`, `<p>${esc(str(inst.model_name))}：${esc(str(inst.title))}，请办理“${esc(tm.name)}”。</p>`, id, inst.id, s.actor.username),
@@ -202,9 +268,8 @@ async function persist(s: StepCtx, res: StepResult, input: StepInput) {
   const activeTimers = new Set(res.timers.map((x) => x.executionId));
   for (const x of res.timers) await upsertTimer(trx, { instanceId: inst.id, executionId: x.executionId, kind: 'ENGINE', elementId: x.elementId, dueAt: fmt(x.dueAt) });
   const waitingTimers = (await trx.selectFrom('wf_timer').select(['id', 'execution_id', 'kind', 'task_id']).where('instance_id', '=', inst.id).where('status', '=', 'WAITING').execute()) as Row[];
-  const openTaskIds = new Set(
-    ((await trx.selectFrom('wf_task').select('id').where('instance_id', '=', inst.id).where('status', '=', 'OPEN').execute()) as Row[]).map((r) => r.id),
-  );
+  const goneIds = new Set(gone.map((g) => str(g.id)));
+  const openTaskIds = new Set([...open.map((o) => str(o.id)).filter((id) => !goneIds.has(id)), ...insertedIds]);
   const voidTimers = waitingTimers.filter((x) => (x.kind === 'ENGINE' ? !activeTimers.has(x.execution_id) : !openTaskIds.has(x.task_id)));
   if (voidTimers.length) await trx.updateTable('wf_timer').set({ status: 'CANCELLED' }).where('id', 'in', voidTimers.map((x) => x.id)).execute();
 
@@ -219,7 +284,7 @@ async function persist(s: StepCtx, res: StepResult, input: StepInput) {
   if (Number(upd.numUpdatedRows) !== 1) throw new BizError('流程状态已变化，请刷新后重试');
   inst.rev = Number(inst.rev) + 1;
   if (done) {
-    await history(trx, inst.id, { event: 'END', elementName: '流程结束', decision: 'approve' });
+    history(trx, inst.id, { event: 'END', elementName: '流程结束', decision: 'approve' });
     await bizHandler(inst.biz_type)?.onEnd?.(s.ctx, trx, inst, 'APPROVED', s.actor);
     s.pushes.push(await notice(s.ctx, trx, [inst.applicant_id], `审批通过：${str(inst.title)}`, `<p>您的申请“${esc(str(inst.title))}”已审批通过。</p>`, null, inst.id, s.actor.username));
   }
@@ -236,12 +301,17 @@ async function upsertTimer(trx: DB, x: { instanceId: string; executionId: string
 async function lockInstance(trx: DB, id: string): Promise<Row> {
   const inst = (await trx.selectFrom('wf_instance').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()) as Row | undefined;
   if (!inst) throw new BizError('流程实例不存在');
+  touch(trx, id);
   return inst;
 }
 
 async function withPushes<T>(ctx: ServerContext, fn: (trx: DB, pushes: Push[]) => Promise<T>): Promise<T> {
   const pushes: Push[] = [];
-  const out = await ctx.db.transaction().execute((trx) => fn(trx, pushes));
+  const out = await ctx.db.transaction().execute(async (trx) => {
+    const r = await fn(trx, pushes);
+    pushes.push(todoPush(ctx, await flush(trx)));
+    return r;
+  });
   for (const p of pushes) await p();
   return out;
 }
@@ -255,6 +325,8 @@ export interface StartInput {
   variables?: Row;
   bizType?: string;
   bizId?: string;
+  /** The department the business record belongs to, for the `leader` / `secretary` rules (default: the applicant's). */
+  orgCode?: string;
 }
 
 export async function activeVersionOf(db: DB, input: { versionId?: string; modelKey?: string; modelId?: string }): Promise<VersionRow> {
@@ -282,7 +354,11 @@ function cleanVariables(v: unknown): Row {
   return JSON.parse(text, (k, val) => (k === '__proto__' || k === 'constructor' || k === 'prototype' ? undefined : val));
 }
 
-export async function startInstance(ctx: ServerContext, user: Actor & { orgCode: string }, input: StartInput, db?: DB): Promise<Row> {
+/**
+ * Starts an instance. With `db` it runs inside the caller's transaction: its pushes (notices, to-do counts) go
+ * to `pushes` for the caller to send after commit (dropped when not given).
+ */
+export async function startInstance(ctx: ServerContext, user: Actor & { orgCode: string }, input: StartInput, db?: DB, pushes: Push[] = []): Promise<Row> {
   const run = async (trx: DB, pushes: Push[]) => {
     const version = await activeVersionOf(trx, input);
     const variables = cleanVariables(input.variables);
@@ -294,19 +370,23 @@ export async function startInstance(ctx: ServerContext, user: Actor & { orgCode:
     const t = now();
     const title = str(input.title).trim().slice(0, 200) || `${version.name}（${user.realname}）`;
     const inst: Row = {
-      id, model_id: version.model_id, version_id: version.id, version: version.version, model_name: version.name, title, applicant_id: user.id, applicant_org: user.orgCode,
+      id, model_id: version.model_id, version_id: version.id, version: version.version, model_name: version.name, title, applicant_id: user.id, applicant_org: input.orgCode || user.orgCode,
       biz_type: input.bizType ?? null, biz_id: input.bizId ?? null, status: 'RUNNING', variables: JSON.stringify(variables), state: null, rev: 0, round: 1, start_time: t,
     };
     await trx.insertInto('wf_instance').values(inst).execute();
     inst.variables = variables;
-    await history(trx, id, { event: 'START', elementName: '发起申请', userId: user.id });
+    history(trx, id, { event: 'START', elementName: '发起申请', userId: user.id });
     const s: StepCtx = { ctx, trx, inst, version, actor: user, pushes };
     const input2 = await stepInput(s, true);
     const res = await runStep(input2, undefined, true);
     await persist(s, res, input2);
     return { id, title, status: res.completed ? 'COMPLETED' : 'RUNNING' };
   };
-  if (db) return run(db, []);
+  if (db)
+    return run(db, pushes).then(async (r) => {
+      pushes.push(todoPush(ctx, await flush(db)));
+      return r;
+    });
   return withPushes(ctx, run);
 }
 
@@ -469,7 +549,7 @@ async function reject(s: StepCtx, task: Row, target: string | undefined, comment
       await trx.updateTable('wf_task').set({ status: 'CANCELLED', end_time: t }).where('instance_id', '=', inst.id).where('status', '=', 'OPEN').execute();
       const replay: Record<string, Row[]> = {};
       for (const k of keep) (replay[k.element_id] ??= []).push({ decision: 'approve' });
-      await history(trx, inst.id, { event: 'BACK', elementId: task.element_id, elementName: `退回至“${s.version.meta.tasks[prev.element_id]?.name ?? prev.element_id}”`, userId: s.actor.id });
+      history(trx, inst.id, { event: 'BACK', elementId: task.element_id, elementName: `退回至“${s.version.meta.tasks[prev.element_id]?.name ?? prev.element_id}”`, userId: s.actor.id });
       const input = { ...(await stepInput(s, true)), replay };
       const res = await runStep(input, undefined, true);
       await persist(s, res, input);
@@ -488,7 +568,7 @@ async function reject(s: StepCtx, task: Row, target: string | undefined, comment
     })
     .execute();
   await trx.updateTable('wf_instance').set({ status: 'RETURNED', state: null, rev: sql`rev + 1`, current_nodes: '退回申请人' }).where('id', '=', inst.id).execute();
-  await history(trx, inst.id, { event: 'RETURN', elementName: '退回申请人', userId: s.actor.id, comment });
+  history(trx, inst.id, { event: 'RETURN', elementName: '退回申请人', userId: s.actor.id, comment });
   await bizHandler(inst.biz_type)?.onEnd?.(s.ctx, trx, inst, 'REJECTED', s.actor, comment);
   s.pushes.push(await notice(s.ctx, trx, [inst.applicant_id], `申请被退回：${str(inst.title)}`, `<p>退回原因：${esc(comment)}</p>`, id, inst.id, s.actor.username));
   return { status: 'RETURNED' };
@@ -509,7 +589,7 @@ export async function withdraw(ctx: ServerContext, user: Actor, instanceId: stri
     await trx.updateTable('wf_task').set({ status: 'CANCELLED', end_time: t }).where('instance_id', '=', inst.id).where('status', '=', 'OPEN').execute();
     await trx.updateTable('wf_timer').set({ status: 'CANCELLED' }).where('instance_id', '=', inst.id).where('status', '=', 'WAITING').execute();
     await trx.updateTable('wf_instance').set({ status, end_time: t, end_reason: text || null, current_nodes: null, rev: sql`rev + 1` }).where('id', '=', inst.id).execute();
-    await history(trx, inst.id, { event: admin ? 'TERMINATE' : 'WITHDRAW', elementName: admin ? '终止流程' : '撤回申请', userId: user.id, comment: text });
+    history(trx, inst.id, { event: admin ? 'TERMINATE' : 'WITHDRAW', elementName: admin ? '终止流程' : '撤回申请', userId: user.id, comment: text });
     await bizHandler(inst.biz_type)?.onEnd?.(ctx, trx, inst, 'CANCELLED', user, text);
     if (admin)
       pushes.push(await notice(ctx, trx, [inst.applicant_id, ...open.map((o) => str(o.assignee_id))], `流程已终止：${str(inst.title)}`, `<p>终止原因：${esc(text)}</p>`, null, inst.id, user.username));
@@ -524,7 +604,7 @@ export async function reassign(ctx: ServerContext, user: Actor, taskId: string, 
     const target = await trx.selectFrom('sys_user').select(['id', 'realname']).where('id', '=', str(to)).where('del_flag', '=', '0').executeTakeFirst();
     if (!target) throw new BizError('请选择改派给谁');
     await trx.updateTable('wf_task').set({ assignee_id: target.id, candidate_ids: null }).where('id', '=', task.id).execute();
-    await history(trx, task.instance_id, { event: 'REASSIGN', elementId: task.element_id, elementName: task.name, userId: user.id, taskId: task.id, comment: `改派给${str(target.realname)}` });
+    history(trx, task.instance_id, { event: 'REASSIGN', elementId: task.element_id, elementName: task.name, userId: user.id, taskId: task.id, comment: `改派给${str(target.realname)}` });
     const inst = (await trx.selectFrom('wf_instance').select(['title']).where('id', '=', task.instance_id).executeTakeFirst()) as Row;
     pushes.push(await notice(ctx, trx, [target.id], `待办（改派）：${str(inst.title)} — ${task.name}`, `<p>管理员将“${esc(str(task.name))}”改派给您办理。</p>`, task.id, task.instance_id, user.username));
     return { ok: true };
@@ -558,7 +638,7 @@ export async function fireDueTimers(ctx: ServerContext, node: string, limit = 20
       const version = await loadVersion(trx, inst.version_id);
       const s: StepCtx = { ctx, trx, inst, version, actor: SYSTEM, pushes };
       if (timer.kind === 'ENGINE') {
-        await history(trx, inst.id, { event: 'TIMER', elementId: timer.element_id, elementName: version.meta.names[timer.element_id] ?? '定时' });
+        history(trx, inst.id, { event: 'TIMER', elementId: timer.element_id, elementName: version.meta.names[timer.element_id] ?? '定时' });
         const input = await stepInput(s);
         await persist(s, await runStep(input, undefined, true), input);
         return true;
@@ -566,7 +646,7 @@ export async function fireDueTimers(ctx: ServerContext, node: string, limit = 20
       // A task's due time: escalate as the model says.
       const task = (await trx.selectFrom('wf_task').selectAll().where('id', '=', timer.task_id).executeTakeFirst()) as Row | undefined;
       if (!task || task.status !== 'OPEN') return true;
-      await history(trx, inst.id, { event: 'OVERDUE', elementId: task.element_id, elementName: task.name, taskId: task.id, comment: `超时处理：${ESCALATE_TEXT[str(timer.action)] ?? '提醒'}` });
+      history(trx, inst.id, { event: 'OVERDUE', elementId: task.element_id, elementName: task.name, taskId: task.id, comment: `超时处理：${ESCALATE_TEXT[str(timer.action)] ?? '提醒'}` });
       if (timer.action === 'approve' || timer.action === 'reject') {
         const decision = str(timer.action);
         await trx.updateTable('wf_task').set({ status: 'DONE', decision, comment: '超时自动处理', actor_id: 'system', end_time: now() }).where('id', '=', task.id).execute();

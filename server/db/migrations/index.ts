@@ -74,4 +74,18 @@ export const migrations: Migration[] = [
           and not exists (select 1 from sys_role_permission x where x.role_id = r.id and x.permission_id = p.id)`.execute(db);
     },
   },
+  {
+    // Issue 28: 我的待办 reads wf_task_user (who may act on each open task, kept by server/workflow/service.ts
+    // flush); an existing database gets the rows of its open tasks.
+    version: 2810,
+    name: 'workflow_task_user',
+    async up(db) {
+      await sql`insert into wf_task_user (id, task_id, instance_id, user_id, create_time)
+        select md5(t.id || '|' || u.uid), t.id, t.instance_id, u.uid, t.create_time
+        from wf_task t cross join lateral unnest(case when t.assignee_id is not null then array[t.assignee_id]
+          else string_to_array(trim(both ',' from coalesce(t.candidate_ids, '')), ',') end) as u(uid)
+        where t.status = 'OPEN' and u.uid <> ''
+        on conflict do nothing`.execute(db);
+    },
+  },
 ];
