@@ -225,8 +225,8 @@ export interface TimelineSchema {
   field?: string;
   url?: string;
   params?: Record<string, unknown>;
-  /** Fields of a log row (defaults: who, when, action, comment, attachments). */
-  fields?: { who?: string; when?: string; action?: string; comment?: string; attachments?: string; status?: string };
+  /** Fields of a log row (defaults: who, when, action, comment, attachments, note). `note`: a short remark after the time (e.g. a folded run of saves). */
+  fields?: { who?: string; when?: string; action?: string; comment?: string; attachments?: string; status?: string; note?: string };
   /** Dictionaries of the action and status texts (the status shows as a coloured tag). */
   actionDict?: string;
   statusDict?: string;
