@@ -145,6 +145,8 @@ export interface PageSchema {
   /** detail/report/dashboard/result: a registered widget drawing the page body (gets `widgetProps` and `schema`). */
   widget?: string;
   widgetProps?: Record<string, unknown>;
+  /** dashboard with a `widget` and no panels: the widget's first GET (`params` named are taken from the page's URL), answered with the page's route on a direct visit. */
+  widgetLoad?: { url: string; params?: string[] };
   entity?: string;
   /** Base path of an entity resource (e.g. "/demo/customer"): fills the standard urls. */
   resource?: string;
