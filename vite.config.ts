@@ -81,38 +81,10 @@ export function antdStaticStyles(): Plugin {
  * long before the entry's module graph has been downloaded and compiled. The server allows it by its
  * hash (server/app.ts).
  */
-export async function earlyRequestsScript(base = apiBase, preload: string[] = []): Promise<string> {
+export async function earlyRequestsScript(base = apiBase): Promise<string> {
   const file = dir('./core/session/early-requests.ts');
   const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file, { lang: 'ts' });
-  return minifySync(file.replace(/\.ts$/, '.js'), code.replaceAll('__API_BASE__', JSON.stringify(base)).replaceAll('__PRELOAD__', JSON.stringify(preload))).code.trim();
-}
-
-/**
- * The files every signed-in main-layout page loads after the entry (app/boot.ts: the main layout, the
- * renderer, the widget registry), with the modules and stylesheets they import, less the entry's own: the
- * early-requests script preloads them while the entry downloads, instead of after it has been evaluated
- * (a phone's first visit at 1.6 Mbit/s: ~0.5 s sooner; issue 30 bench).
- */
-export function signedInPreloads(bundle: Record<string, { type: string; fileName: string; isEntry?: boolean; moduleIds?: string[]; imports?: string[]; viteMetadata?: { importedCss: Set<string> } }>): string[] {
-  const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
-  const entry = chunks.find((c) => c.isEntry);
-  const skip = new Set<string>();
-  const walk = (name: string, into: Set<string>) => {
-    if (into.has(name)) return;
-    into.add(name);
-    for (const i of bundle[name]?.imports ?? []) walk(i, into);
-  };
-  if (entry) walk(entry.fileName, skip);
-  const want = new Set<string>();
-  const roots = chunks.filter((c) => c.moduleIds?.some((m) => /[\\/](app[\\/]layouts[\\/]MainApp\.tsx|renderer[\\/]index\.ts|widgets[\\/]index\.ts)$/.test(m)));
-  for (const r of roots) walk(r.fileName, want);
-  const out: string[] = [];
-  for (const f of want) {
-    if (skip.has(f)) continue;
-    out.push(`/${f}`);
-    for (const css of bundle[f]?.viteMetadata?.importedCss ?? []) out.push(`/${css}`);
-  }
-  return [...new Set(out)];
+  return minifySync(file.replace(/\.ts$/, '.js'), code.replaceAll('__API_BASE__', JSON.stringify(base))).code.trim();
 }
 
 function earlyRequests(): Plugin {
@@ -120,7 +92,7 @@ function earlyRequests(): Plugin {
     name: 'early-requests',
     transformIndexHtml: {
       order: 'post',
-      handler: async (_html, ctx) => [{ tag: 'script', children: await earlyRequestsScript(apiBase, ctx.bundle ? signedInPreloads(ctx.bundle as never) : []), injectTo: 'head-prepend' }],
+      handler: async () => [{ tag: 'script', children: await earlyRequestsScript(), injectTo: 'head-prepend' }],
     },
   };
 }

@@ -6,5 +6,3 @@ declare module 'virtual:antd-map-token' {
   const built: import('@core/theme').MapTokenOf | null;
   export default built;
 }
-/** The early-requests script's preloads (vite.config.ts `signedInPreloads`), replaced when it is inlined. */
-declare const __PRELOAD__: string[];

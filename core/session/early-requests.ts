@@ -35,14 +35,5 @@
     );
   const part = (name: string) => boot.then((answers) => (arrived[name] = answers?.[name] ?? undefined));
   const [permissions, route, notices] = [part('permissions'), part('route'), part('notices')];
-  // The main layout's, the renderer's and the widget registry's files (vite.config.ts `signedInPreloads`): they download
-  // beside the entry instead of after it has been evaluated (app/boot.ts asks for the same files). After the
-  // boot request: it carries the page's data and is not to wait behind them.
-  for (const href of __PRELOAD__) {
-    const link = document.createElement('link');
-    if (href.endsWith('.css')) Object.assign(link, { rel: 'preload', as: 'style', href });
-    else Object.assign(link, { rel: 'modulepreload', href });
-    document.head.appendChild(link);
-  }
   (window as unknown as { __early: unknown }).__early = { path: pathname, search, token, arrived, permissions, route, notices };
 })();

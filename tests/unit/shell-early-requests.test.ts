@@ -89,23 +89,3 @@ describe('early requests (inline in index.html)', () => {
     expect(early()).toBeUndefined();
   });
 });
-
-describe('signed-in preloads (the main layout, renderer and widget registry files)', () => {
-  it('signed in: preloads each file after the boot request (modules as modulepreload, styles as style preloads); signed out: none', async () => {
-    const withPreloads = await earlyRequestsScript('/jeecg-boot', ['/assets/renderer-x.js', '/assets/list-y.css']);
-    const links = () => [...document.head.querySelectorAll('link')].map((l) => [l.rel, l.getAttribute('as'), l.getAttribute('href')]);
-    document.head.innerHTML = '';
-    history.replaceState(null, '', '/user/login');
-    runInThisContext(withPreloads);
-    expect(links()).toEqual([]);
-    session();
-    answer = () => ({ status: 200, body: { success: true, result: {} } });
-    history.replaceState(null, '', '/lecture/scan?room=1');
-    runInThisContext(withPreloads);
-    expect(calls).toHaveLength(1);
-    expect(links()).toEqual([
-      ['modulepreload', null, '/assets/renderer-x.js'],
-      ['preload', 'style', '/assets/list-y.css'],
-    ]);
-  });
-});
