@@ -9,7 +9,27 @@ const SHELL = 'shell-v1';
 const API = 'api-v1';
 const API_BASE = '/jeecg-boot/';
 
-self.addEventListener('install', () => self.skipWaiting());
+// At install: the app's page and the build files it names (the entry, its chunks and its stylesheet; the rest come
+// with the page's message). Scripts cached while the worker installs get their compiled code cached with them (Chromium), so a
+// repeat visit does not compile them again (issue 30 bench: repeat visit ≤ 1.5 s on a slow phone).
+async function precacheShell() {
+  try {
+    const c = await caches.open(SHELL);
+    const res = await fetch('/');
+    if (!res.ok) return;
+    const html = await res.clone().text();
+    await c.put('/__shell', res);
+    const urls = [...new Set(html.match(/\/assets\/[\w.-]+\.(?:js|css)/g) || [])];
+    await Promise.all(urls.map((u) => c.match(u).then((hit) => hit || c.add(u)).catch(() => undefined)));
+  } catch {
+    // Offline or refused: the page's precache message fills the cache later.
+  }
+}
+
+self.addEventListener('install', (e) => {
+  self.skipWaiting();
+  e.waitUntil(precacheShell());
+});
 self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
 
 // The page lists the build files it loaded before this worker controlled it.

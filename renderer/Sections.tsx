@@ -82,7 +82,7 @@ function Items({ section, record, dicts }: { section: SectionSchema; record: Row
 
 /** The record's log as a timeline: who, when, action, the status reached, comment and attachments. */
 function LogTimeline({ timeline: t, record, dicts }: { timeline: TimelineSchema; record: Row; dicts: Dicts }) {
-  const f = { who: 'who', when: 'when', action: 'action', comment: 'comment', attachments: 'attachments', ...t.fields };
+  const f = { who: 'who', when: 'when', action: 'action', comment: 'comment', attachments: 'attachments', note: 'note', ...t.fields };
   const [fetched, setFetched] = useState<{ rows?: Row[]; error?: string }>({});
   const params = useMemo(() => (t.url && t.params ? fillValues(t.params, record) : undefined), [t, record]);
   useEffect(() => {
@@ -114,6 +114,7 @@ function LogTimeline({ timeline: t, record, dicts }: { timeline: TimelineSchema;
             <span style={{ marginLeft: 4 }}>{str(l[f.who])}</span>{' '}
             <Typography.Text type="secondary" style={{ marginLeft: 4 }}>
               {formatValue(l[f.when], 'datetime')}
+              {str(l[f.note]) ? `（${str(l[f.note])}）` : ''}
             </Typography.Text>{' '}
             {f.status && str(l[f.status]) && (
               <span style={{ marginLeft: 4 }}>

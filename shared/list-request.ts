@@ -56,9 +56,16 @@ const LIST_KINDS = ['list', 'master-detail', 'tree-list'];
  * (GET /schema/route, server/pages/index.ts), so a first visit has its rows with its schema.
  */
 export function firstListOf(schema: PageSchema, search: string): { url: string; params: Record<string, unknown> } | undefined {
+  if (schema.kind === 'dashboard' && schema.widgetLoad && !schema.panels) return widgetLoadOf(schema.widgetLoad, search);
   if (schema.online || !LIST_KINDS.includes(schema.kind)) return undefined;
   return firstListRequest(schema, search);
 }
 
 const isRange = (f: QueryFieldSchema) => f.widget === 'DateRange' || f.widget === 'DateTimeRange' || f.widget === 'NumberRange';
 
+
+/** A one-widget dashboard's first GET (`widgetLoad`): its url with the named parameters the page's URL has. */
+export function widgetLoadOf(load: NonNullable<PageSchema['widgetLoad']>, search: string): { url: string; params: Record<string, unknown> } {
+  const sp = new URLSearchParams(search);
+  return { url: load.url, params: Object.fromEntries((load.params ?? []).flatMap((k) => (sp.get(k) ? [[k, sp.get(k)]] : []))) };
+}

@@ -145,6 +145,8 @@ export interface PageSchema {
   /** detail/report/dashboard/result: a registered widget drawing the page body (gets `widgetProps` and `schema`). */
   widget?: string;
   widgetProps?: Record<string, unknown>;
+  /** dashboard with a `widget` and no panels: the widget's first GET (`params` named are taken from the page's URL), answered with the page's route on a direct visit. */
+  widgetLoad?: { url: string; params?: string[] };
   entity?: string;
   /** Base path of an entity resource (e.g. "/demo/customer"): fills the standard urls. */
   resource?: string;
@@ -227,8 +229,8 @@ export interface TimelineSchema {
   field?: string;
   url?: string;
   params?: Record<string, unknown>;
-  /** Fields of a log row (defaults: who, when, action, comment, attachments). */
-  fields?: { who?: string; when?: string; action?: string; comment?: string; attachments?: string; status?: string };
+  /** Fields of a log row (defaults: who, when, action, comment, attachments, note). `note`: a short remark after the time (e.g. a folded run of saves). */
+  fields?: { who?: string; when?: string; action?: string; comment?: string; attachments?: string; status?: string; note?: string };
   /** Dictionaries of the action and status texts (the status shows as a coloured tag). */
   actionDict?: string;
   statusDict?: string;

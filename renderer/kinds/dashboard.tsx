@@ -15,7 +15,7 @@ function DashboardKind(props: PageKindProps) {
   const { schema } = props;
   if (schema.panels || !schema.widget) return <Dashboard {...props} />;
   const W = getWidget(schema.widget);
-  return W ? <W schema={schema} {...schema.widgetProps} /> : <Result status="warning" title="页面不存在" subTitle="该页面的组件无法显示，请联系管理员" />;
+  return W ? <W schema={schema} pageId={props.pageId} {...schema.widgetProps} /> : <Result status="warning" title="页面不存在" subTitle="该页面的组件无法显示，请联系管理员" />;
 }
 
 registerPageKind('dashboard', DashboardKind);

@@ -154,6 +154,24 @@ async function logRecord(db: DB, recordId: string, action: string, from: string 
     .execute();
 }
 
+/**
+ * A run of draft saves by one person with nothing else between them (the phone form saves a few seconds
+ * after each change) shown as one line: the latest, with how many saves and since when (`note`). The
+ * table keeps every line; only the record's log as read is folded.
+ */
+export function foldSaves<L extends { action: string | null; operator_id: string | null; comment?: string | null; actionTime: unknown }>(logs: L[]): Array<L & { note?: string }> {
+  const out: Array<L & { note?: string; count?: number; first?: unknown }> = [];
+  for (const l of logs) {
+    const last = out.at(-1);
+    if (l.action === 'SAVE' && !l.comment && last?.action === 'SAVE' && !last.comment && last.operator_id === l.operator_id) {
+      const count = (last.count ?? 1) + 1;
+      const first = last.first ?? last.actionTime;
+      out[out.length - 1] = { ...l, count, first, note: `连续保存 ${count} 次，首次 ${String(first).slice(0, 10) === String(l.actionTime).slice(0, 10) ? String(first).slice(11, 19) : String(first)}` };
+    } else out.push(l);
+  }
+  return out.map(({ count, first, ...l }) => (void count, void first, l as L & { note?: string }));
+}
+
 /** The listener of a record (read raw: an anonymous record hides it from the teacher's view of the row). */
 async function listenerOf(db: DB, id: string): Promise<string> {
   return str((await db.selectFrom(E).select('listener_id').where('id', '=', id).executeTakeFirst())?.listener_id);
@@ -222,7 +240,7 @@ async function decorate(h: HookContext, rows: Row[], purpose: ReadPurpose): Prom
   const logs = ids.length
     ? await h.db
         .selectFrom('sup_record_log')
-        .select(['id', 'record_id', 'action', 'from_status as fromStatus', 'to_status as toStatus', 'operator_name as operatorName', 'comment', 'action_time as actionTime'])
+        .select(['id', 'record_id', 'action', 'from_status as fromStatus', 'to_status as toStatus', 'operator_id', 'operator_name as operatorName', 'comment', 'action_time as actionTime'])
         .where('record_id', 'in', ids)
         .orderBy('seq')
         .orderBy('action_time')
@@ -234,9 +252,7 @@ async function decorate(h: HookContext, rows: Row[], purpose: ReadPurpose): Prom
       r.indexScoreList = by.get(str(r.id)) ?? [];
       r.sectionsText = sectionsText(r.startSection, r.endSection);
       // An anonymous listener stays anonymous in the log too.
-      r.logs = logs
-        .filter((l) => l.record_id === r.id)
-        .map(({ record_id, ...l }) => (void record_id, anonymous(r) && l.operatorName === r.listenerName ? { ...l, operatorName: '听课人' } : l));
+      r.logs = foldSaves(logs.filter((l) => l.record_id === r.id)).map(({ record_id, operator_id, ...l }) => (void record_id, void operator_id, anonymous(r) && l.operatorName === r.listenerName ? { ...l, operatorName: '听课人' } : l));
     }
     if (r.totalScore !== null && r.totalScore !== undefined) r.totalScore = Number(r.totalScore);
     if (anonymous(r)) Object.assign(r, { listenerId: null, listenerName: '（匿名）', listenerId_dictText: '（匿名）' });

@@ -151,3 +151,33 @@ describe('draft, submit, return', () => {
     expect(r.result.logs.at(-1)).toMatchObject({ action: 'CONFIRM', toStatus: 'CONFIRMED', comment: '收到，按建议调整' });
   });
 });
+
+describe('the log folds a run of draft saves', () => {
+  it('consecutive saves by the same person read as one line (the latest, with the count and the first time); the table keeps every save', async () => {
+    const t = await db().selectFrom('sup_term').select('id').where('is_current', '=', true).executeTakeFirstOrThrow();
+    const rows = (await call('get', `/supervisor/courseSchedule/lessons?termId=${t.id}&week=4&teacherId=${who.teacher!.id}`, 'supervisor')).result as any[];
+    const l = rows[0];
+    await db().deleteFrom('sup_lecture_record').where('listener_id', '=', who.supervisor!.id).where('course_task_id', '=', l.courseTaskId).where('lecture_date', '=', l.lectureDate).execute();
+    const one = { scheduleId: l.scheduleId, courseTaskId: l.courseTaskId, lectureDate: l.lectureDate };
+    const draft = await call('post', '/supervisor/lectureRecord/add', 'supervisor', { ...one, indexScoreList: [{ indexId: leaves[0]!.id, score: 1 }] });
+    expect(draft.success, draft.message).toBe(true);
+    // Three autosaves as the phone sends them, one score more each time.
+    for (let k = 1; k <= 3; k++) {
+      const r = await call('post', '/supervisor/lectureRecord/edit', 'supervisor', { ...one, id: draft.result.id, indexScoreList: leaves.slice(0, k + 1).map((x) => ({ indexId: x.id, score: 1 })) });
+      expect(r.success, r.message).toBe(true);
+    }
+    const read = await call('get', `/supervisor/lectureRecord/queryById?id=${draft.result.id}`, 'supervisor');
+    const logs = read.result.logs as any[];
+    expect(logs.map((x) => x.action)).toEqual(['CREATE', 'SAVE']);
+    expect(logs[1].note).toMatch(/^连续保存 3 次，首次 \d{2}:\d{2}:\d{2}$/);
+    const saves = await db().selectFrom('sup_record_log').select(['id', 'action_time']).where('record_id', '=', draft.result.id).where('action', '=', 'SAVE').orderBy('seq').execute();
+    expect(saves).toHaveLength(3);
+    // The line shown is the latest save.
+    expect(logs[1].id).toBe(saves[2]!.id);
+    // A submit after them is a line of its own; the run of saves stays one line.
+    const full = leaves.map((x) => ({ indexId: x.id, score: x.maxScore }));
+    const sent = await call('post', '/supervisor/lectureRecord/edit', 'supervisor', { ...one, id: draft.result.id, indexScoreList: full, status: 'SUBMITTED' });
+    expect(sent.success, sent.message).toBe(true);
+    expect((sent.result.logs as any[]).map((x) => x.action)).toEqual(['CREATE', 'SAVE', 'SUBMIT']);
+  });
+});

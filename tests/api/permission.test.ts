@@ -239,6 +239,16 @@ describe('GET /schema/route (where a path leads, for the early requests of a fir
     expect(monitor).toMatchObject({ component: 'modules/monitor/SystemInfo', schema: { kind: 'dashboard' } });
     expect(monitor.list).toBeUndefined();
   });
+
+  it('a one-widget page with `widgetLoad` (扫码听课): its first GET with the URL’s named parameters, answered as the widget’s own request', async () => {
+    const room = (await s.get('supervisor/classroom/list?pageSize=1', await s.login('admin'))).json().result.records[0];
+    const b = (await s.get(`schema/route?path=%2Flecture%2Fscan&search=${encodeURIComponent(`?room=${room.id}&x=1`)}`, await s.login('supervisor'))).json();
+    expect(b.result).toMatchObject({ component: 'lecture/Scan', list: { url: '/supervisor/lectureRecord/scan', params: { room: room.id } } });
+    const own = (await s.get(`supervisor/lectureRecord/scan?room=${room.id}`, await s.login('supervisor'))).json();
+    expect(b.result.list.answer.success).toBe(true);
+    expect(b.result.list.answer.result.room).toEqual(own.result.room);
+    expect(b.result.list.answer.result.date).toBe(own.result.date);
+  });
 });
 
 describe('GET /schema/boot (a first visit’s early requests in one)', () => {

@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { changed, loadDraft, newClientKey, recall, remember, removeDraft, storeDraft, synced, type LocalDraft } from '@core/offline/drafts';
 import { mobileSummary } from '@widgets/domain/LectureMobile';
+import { firstListOf } from '@shared/list-request';
+import type { PageSchema } from '@shared/page-schema';
 
 describe('offline drafts', () => {
   beforeEach(() => localStorage.clear());
@@ -61,5 +63,17 @@ describe('the phone form’s running total', () => {
     expect(mobileSummary(system, { a: '4.5' })).toMatchObject({ total: 4.5, scored: 1, leaves: 2, grade: undefined });
     expect(mobileSummary(system, { a: '4.5', b: '9' })).toMatchObject({ total: 4.5, scored: 1 }); // 9 > 5: refused
     expect(mobileSummary(system, { a: '4.5', b: '4' })).toMatchObject({ total: 8.5, scored: 2, grade: { label: '良好' } });
+  });
+});
+
+describe('the first request of a one-widget page (widgetLoad)', () => {
+  const scan = { kind: 'dashboard', title: '扫码听课', widget: 'LectureMobile', widgetLoad: { url: '/supervisor/lectureRecord/scan', params: ['room', 'scheduleId', 'date'] } } as unknown as PageSchema;
+  it('is its url with the named parameters the page URL has (others ignored), so the route answer can carry it', () => {
+    expect(firstListOf(scan, '?room=R1&x=2')).toEqual({ url: '/supervisor/lectureRecord/scan', params: { room: 'R1' } });
+    expect(firstListOf(scan, '?scheduleId=S&date=2026-11-27')).toEqual({ url: '/supervisor/lectureRecord/scan', params: { scheduleId: 'S', date: '2026-11-27' } });
+  });
+  it('is none for a dashboard with panels or without widgetLoad', () => {
+    expect(firstListOf({ ...scan, panels: [] } as PageSchema, '?room=R1')).toBeUndefined();
+    expect(firstListOf({ ...scan, widgetLoad: undefined } as PageSchema, '?room=R1')).toBeUndefined();
   });
 });
