@@ -50,9 +50,15 @@ const mayManage = (user: SessionUser) => allows(user, APPROVE);
 
 export function registerLabHooks() {
   defineEntityHooks('lab_contract', {
-    beforeSave(_h, row, _mode, old) {
+    beforeSave(_h, row, mode, old) {
+      // While 合同审批 runs, the contract is the process's: its status follows the instance (server/workflow/contract.ts).
+      if (mode === 'edit' && str(old?.status) === 'PENDING') throw new BizError('合同正在审批中，不能修改；如需修改请先撤回审批');
+      if (str(row.status) === 'PENDING' && str(old?.status) !== 'PENDING') throw new BizError('“审批中”由提交审批设置，不能直接选择');
       const m = { ...(old ?? {}), ...row };
       if (m.validFrom && m.validTo && str(m.validTo) < str(m.validFrom)) throw new BizError('截止日期不能早于生效日期');
+    },
+    beforeDelete(_h, rows) {
+      if (rows.some((r) => str(r.status) === 'PENDING')) throw new BizError('合同正在审批中，不能删除；如需删除请先撤回审批');
     },
   });
   defineEntityHooks('lab_plan', {

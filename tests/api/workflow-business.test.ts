@@ -41,6 +41,17 @@ describe('合同审批 from 合同管理', () => {
     const sub = await as('admin').call('post', `/workflow/biz/contract?id=${id}`);
     expect(sub.success, sub.message).toBe(true);
     expect((await contractOf('HT-WF-001')).status).toBe('PENDING');
+    // While it is under approval the contract is the process's: no edit, no delete, and nobody picks 审批中 by hand.
+    const edit = await as('admin').call('put', '/lab/contract/edit', { id, amount: 1 });
+    expect(edit.success).toBe(false);
+    expect(edit.message).toMatch(/合同正在审批中，不能修改/);
+    const del = await as('admin').call('delete', `/lab/contract/delete?id=${id}`);
+    expect(del.success).toBe(false);
+    expect(del.message).toMatch(/合同正在审批中，不能删除/);
+    const byHand = await as('admin').call('post', '/lab/contract/add', { contractNo: 'HT-WF-HAND', partyName: '测试委托方', partyType: 'OUTER', labId, amount: 1, signDate: '2026-11-20', status: 'PENDING' });
+    expect(byHand.success).toBe(false);
+    expect(byHand.message).toMatch(/不能直接选择/);
+    expect(Number((await contractOf('HT-WF-001')).amount)).toBe(52000);
     const again = await as('admin').call('post', `/workflow/biz/contract?id=${id}`);
     expect(again.success).toBe(false);
     expect(again.message).toContain('草稿或已退回');
