@@ -5,7 +5,7 @@ import { getWidget } from '@widgets/registry';
 import './cells';
 import type { PageKindProps } from './registry';
 import { QueryForm } from './list/QueryForm';
-import { ListTable } from './list/ListTable';
+import { ListTable, useIsPhone } from './list/ListTable';
 import { ListToolbar, SelectionBar } from './list/ListToolbar';
 import { useListController } from './list/useListController';
 
@@ -29,10 +29,13 @@ function ListHeader({ header, query }: { header: NonNullable<PageSchema['header'
 export function ListPage({ pageId, schema, params, embedded }: PageKindProps) {
   const ctl = useListController({ pageId, schema, params });
   const { queryFields, toolbar, batch, form } = ctl;
+  // On a phone the rows come first: one query field shows, the rest wait behind 展开.
+  const phone = useIsPhone();
+  const visibleCount = Math.min(schema.query?.visibleCount ?? 3, phone ? 1 : Infinity);
   return (
     <Card bordered={false} title={embedded ? undefined : schema.title} size={embedded ? 'small' : undefined} styles={embedded ? { body: { padding: 0 } } : undefined}>
       {schema.hint && <Alert className="schema-hint" type="info" showIcon style={{ marginBottom: 16 }} message={schema.hint} />}
-      {queryFields.length > 0 && <QueryForm fields={queryFields} visibleCount={schema.query?.visibleCount ?? 3} dicts={ctl.dicts} onSearch={ctl.search} onReset={ctl.reset} />}
+      {queryFields.length > 0 && <QueryForm fields={queryFields} visibleCount={visibleCount} dicts={ctl.dicts} onSearch={ctl.search} onReset={ctl.reset} />}
       {schema.header && ctl.listed && <ListHeader header={schema.header} query={ctl.listParams} />}
       {!!ctl.applied?.length && (
         // What the server counted (a drill-down's term, teacher, grade): the rows are never read without it.

@@ -166,6 +166,12 @@ test('phone: scan a classroom code, score, lose the network, reopen the tab, com
     const card = page.getByTestId('list-card').filter({ hasText: recs[0]!.recordNo });
     await expect(card).toBeVisible({ timeout: 20_000 });
     await expectFitsPhone(page, '听课记录');
+    // The rows come first: one query field, the others behind 展开.
+    const query = page.locator('.ant-form').filter({ has: page.getByRole('button', { name: /查\s*询/ }) }).first();
+    await expect(query.locator('.ant-form-item-label:visible')).toHaveCount(1);
+    await query.getByText('展开').click();
+    await expect.poll(() => query.locator('.ant-form-item-label:visible').count()).toBeGreaterThan(1);
+    await query.getByText('收起').click();
     await page.screenshot({ path: `${SHOTS}/phone-8-records.png` });
   } finally {
     await ctx.close();

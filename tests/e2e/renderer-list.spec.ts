@@ -302,6 +302,8 @@ test('query-list on a phone-width window: every query field takes the whole widt
   await page.goto('/list/query-list');
   const items = page.locator('.schema-query .ant-form-item');
   await expect(items.first()).toBeVisible({ timeout: 20_000 });
+  // A phone shows one field until 展开 (the rows come first).
+  await page.locator('.schema-query').getByText('展开').click();
   const form = (await page.locator('.schema-query').boundingBox())!;
   const widths = await items.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().width)));
   expect(widths.length).toBeGreaterThan(1);
