@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { defineEntityHooks } from '../crud/hooks.js';
-import { startInstance } from './service.js';
+import { activeVersionId, startInstance } from './service.js';
 
 /** Sections after this one are outside the labs' opening hours (evenings): the department leader approves too. */
 export const LAB_LAST_OPEN_SECTION = 8;
@@ -15,14 +15,7 @@ export async function registerLabWorkflow(_api: FastifyInstance, ctx: ServerCont
   defineEntityHooks('lab_reservation', {
     async afterSave(h, row, mode) {
       if (mode !== 'add') return;
-      const deployed = await h.db
-        .selectFrom('wf_model as m')
-        .innerJoin('wf_model_version as v', 'v.model_id', 'm.id')
-        .select('v.id')
-        .where('m.model_key', '=', LAB_MODEL)
-        .where('v.status', '=', 'ACTIVE')
-        .executeTakeFirst();
-      if (!deployed) return; // no process deployed: the booking waits for the lab manager's 审核 as before
+      if (!(await activeVersionId(h.db, { modelKey: LAB_MODEL }))) return; // no process deployed: the booking waits for the lab manager's 审核 as before
       const lab = await h.db.selectFrom('lab_lab').select(['name', 'manager_id']).where('id', '=', String(row.labId)).executeTakeFirst();
       const end = Number(row.endSection);
       await startInstance(

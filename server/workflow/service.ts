@@ -329,16 +329,21 @@ export interface StartInput {
   orgCode?: string;
 }
 
+/** The newest active (deployed, not suspended) version of a model, by key or id; undefined when there is none. */
+export async function activeVersionId(db: DB, model: { modelKey?: string; modelId?: string }): Promise<string | undefined> {
+  let q = db.selectFrom('wf_model_version as v').innerJoin('wf_model as m', 'm.id', 'v.model_id').select('v.id').where('v.status', '=', 'ACTIVE');
+  if (model.modelKey) q = q.where('m.model_key', '=', model.modelKey);
+  else if (model.modelId) q = q.where('m.id', '=', model.modelId);
+  else throw new BizError('请选择流程');
+  const r = await q.orderBy('v.version', 'desc').executeTakeFirst();
+  return r ? str(r.id) : undefined;
+}
+
 export async function activeVersionOf(db: DB, input: { versionId?: string; modelKey?: string; modelId?: string }): Promise<VersionRow> {
   let id = input.versionId;
   if (!id) {
-    let q = db.selectFrom('wf_model_version as v').innerJoin('wf_model as m', 'm.id', 'v.model_id').select('v.id').where('v.status', '=', 'ACTIVE');
-    if (input.modelKey) q = q.where('m.model_key', '=', input.modelKey);
-    else if (input.modelId) q = q.where('m.id', '=', input.modelId);
-    else throw new BizError('请选择流程');
-    const r = await q.orderBy('v.version', 'desc').executeTakeFirst();
-    if (!r) throw new BizError('该流程没有已部署的可用版本');
-    id = str(r.id);
+    id = await activeVersionId(db, input);
+    if (!id) throw new BizError('该流程没有已部署的可用版本');
   }
   const v = await loadVersion(db, id);
   if (v.status !== 'ACTIVE') throw new BizError('该流程版本已挂起，不能发起');
