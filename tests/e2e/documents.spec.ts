@@ -110,7 +110,7 @@ test('a document attached to an improvement task opens from the task', async ({ 
   const row = page.locator('.ant-table-row', { hasText: task.title }).first();
   await row.getByText('详情', { exact: true }).click();
   const drawer = page.locator('.ant-drawer-content');
-  await expect(drawer.getByText('佐证文档')).toBeVisible({ timeout: 20_000 });
+  await expect(drawer.getByRole('heading', { name: '佐证文档' })).toBeVisible({ timeout: 20_000 });
   const link = drawer.locator('.ant-table-row', { hasText: '整改报告' }).first();
   await link.getByText('打开', { exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/document/edit\\?id=${id}`));
