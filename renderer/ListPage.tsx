@@ -49,7 +49,7 @@ export function ListPage({ pageId, schema, params, embedded }: PageKindProps) {
         </div>
       )}
       {/* A plain sub-list (a region without query fields or toolbar actions) is just its table. */}
-      {!(embedded && !queryFields.length && !toolbar.length) && <ListToolbar ctl={ctl} />}
+      {!(embedded && !queryFields.length && !toolbar.length) && <ListToolbar ctl={ctl} embedded={embedded} cards={phone && schema.phoneView === 'cards' && !ctl.tree} />}
       {(batch.length > 0 || schema.selection) && <SelectionBar ctl={ctl} />}
       <ListTable ctl={ctl} />
       <Suspense fallback={null}>

@@ -34,8 +34,10 @@ export function LazyPopconfirm({ title, onConfirm, children }: { title: ReactNod
   );
 }
 
+/** Without a title there is nothing to show: the child stays as it is (arming would remount it under a hover, and an empty tip would open). */
 export function LazyTooltip({ title, children }: { title: ReactNode; children: Trigger }) {
   const { armed, open, setOpen } = useArmed();
+  if (!title) return children;
   if (!armed) return cloneElement(children, { onMouseEnter: () => setOpen(true) });
   return (
     <Tooltip title={title} open={open} onOpenChange={setOpen}>

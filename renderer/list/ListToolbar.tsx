@@ -5,13 +5,17 @@ import { LazyPopover } from '@core/ui/LazyOverlay';
 import { JSuperQuery } from '@widgets/query/JSuperQuery';
 import type { ListController, ShownAction } from './useListController';
 
-/** The toolbar above a list: its actions, the advanced query, 批量操作 (with a selection) and 列设置. */
-export function ListToolbar({ ctl }: { ctl: ListController }) {
+/**
+ * The toolbar above a list: its actions, the advanced query, 批量操作 (with a selection) and 列设置.
+ * `embedded` (a region's sub-list without query fields, e.g. a record's 佐证文档) has no advanced query;
+ * `cards` (a phone's card view) has no column settings.
+ */
+export function ListToolbar({ ctl, embedded, cards }: { ctl: ListController; embedded?: boolean; cards?: boolean }) {
   const { pageId, schema, toolbar, batch, selected, run, runBatch, hidden, hideColumns } = ctl;
   const [columnsOpen, setColumnsOpen] = useState(false);
   const superFields = useMemo(
-    () => (schema.columns ?? []).filter((c) => !c.widget).map((c) => ({ value: c.dataIndex, text: c.title, type: c.dict ? 'list' : 'string', dictCode: c.dict })),
-    [schema],
+    () => (embedded && !ctl.queryFields.length ? [] : (schema.columns ?? []).filter((c) => !c.widget)).map((c) => ({ value: c.dataIndex, text: c.title, type: c.dict ? 'list' : 'string', dictCode: c.dict })),
+    [schema, embedded, ctl.queryFields.length],
   );
   const toolbarButton = (a: ShownAction) => (
     <Button
@@ -47,22 +51,24 @@ export function ListToolbar({ ctl }: { ctl: ListController }) {
         </Dropdown>
       )}
       <span style={{ flex: 1 }} />
-      <LazyPopover
-        open={columnsOpen}
-        onOpenChange={setColumnsOpen}
-        placement="bottomRight"
-        title="列设置"
-        content={
-          <Checkbox.Group
-            style={{ display: 'flex', flexDirection: 'column' }}
-            value={(schema.columns ?? []).filter((c) => !c.hidden && !hidden.includes(c.dataIndex)).map((c) => c.dataIndex)}
-            options={(schema.columns ?? []).filter((c) => !c.hidden).map((c) => ({ label: c.title, value: c.dataIndex }))}
-            onChange={(v) => hideColumns((schema.columns ?? []).map((c) => c.dataIndex).filter((d) => !v.includes(d)))}
-          />
-        }
-      >
-        <Button icon={<SettingOutlined />} aria-label="列设置" />
-      </LazyPopover>
+      {!cards && (
+        <LazyPopover
+          open={columnsOpen}
+          onOpenChange={setColumnsOpen}
+          placement="bottomRight"
+          title="列设置"
+          content={
+            <Checkbox.Group
+              style={{ display: 'flex', flexDirection: 'column' }}
+              value={(schema.columns ?? []).filter((c) => !c.hidden && !hidden.includes(c.dataIndex)).map((c) => c.dataIndex)}
+              options={(schema.columns ?? []).filter((c) => !c.hidden).map((c) => ({ label: c.title, value: c.dataIndex }))}
+              onChange={(v) => hideColumns((schema.columns ?? []).map((c) => c.dataIndex).filter((d) => !v.includes(d)))}
+            />
+          }
+        >
+          <Button icon={<SettingOutlined />} aria-label="列设置" />
+        </LazyPopover>
+      )}
     </div>
   );
 }

@@ -58,12 +58,16 @@ test.beforeAll(async ({ baseURL }) => {
   expect(rec.status).toBe('SUBMITTED');
 });
 
-test('听课记录 at 1280×800: 总分 / 等级 / 需整改 / 状态 sit beside the pinned 操作 column for every role; grades in their one colour', async ({ browser }) => {
+test('听课记录 at 1280×800: 总分 / 等级 / 需整改 / 状态 sit beside the pinned 操作 column for every role; grades in their one colour', async ({ browser, baseURL }) => {
   test.setTimeout(180_000);
+  const term = await (await apiAs(baseURL!, 'supervisor')).get('/supervisor/term/current');
   for (const user of ['supervisor', 'secretary', 'leader', 'teacher']) {
     await as(browser, user, { width: 1280, height: 800 }, async (page) => {
       await page.goto('/supervisor/lectureRecord');
       await expect(rows(page).first()).toBeVisible({ timeout: 20_000 });
+      // The list covers the current term by default, shown selected in the query form.
+      const termField = page.locator('.schema-query .ant-form-item').filter({ hasText: '学期' });
+      await expect(termField.locator('.ant-select-selection-item'), `${user}: 学期`).toHaveText(term.name);
       const head = page.locator('.ant-table-thead');
       const th = (t: string) => head.locator('th').filter({ hasText: new RegExp(`^${t}$`) });
       const op = await th('操作').boundingBox();

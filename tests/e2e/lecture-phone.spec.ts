@@ -198,6 +198,9 @@ test('phone: scan a classroom code, score, lose the network, reopen the tab, com
     await expect(drawer.locator('.ant-drawer-title')).toHaveText(`听课记录 ${rec.recordNo}`, { timeout: 20_000 });
     await expect(drawer.locator('.schema-descriptions').first()).toContainText(rec.teacherName, { timeout: 20_000 });
     await expect(drawer.locator('.schema-record-table')).toBeVisible();
+    // 佐证文档 inside the record: cards on a phone (a table's columns were cut at the drawer's edge).
+    await expect(drawer.getByTestId('list-cards')).toBeVisible();
+    await expect(drawer.getByRole('button', { name: '列设置' })).toHaveCount(0);
     await expectDrawerFillsPhone(tp);
     await expectFitsPhone(tp, '听课记录详情（教师）');
     await tp.screenshot({ path: `${SHOTS}/phone-10-teacher-detail.png` });
