@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 
 /** Configuration screens of issue 5: check/fill rules, data sources, gateway routes, addresses, data log, data rules, file upload. */
-let s: TestServer;
-let admin: string;
-let teacher: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.login('admin');
-  teacher = await s.login('teacher');
-});
-afterAll(() => s?.close());
+const s = fileTestServer(['admin', 'teacher']);
 
 type J = { success: boolean; code: number; message: string; result: any };
 const j = (r: { json(): unknown }) => r.json() as J;
-const get = async (url: string, tok = admin) => j(await s.get(url, tok));
-const post = async (url: string, body: unknown, tok = admin) => j(await s.post(url, body, tok));
-const put = async (url: string, body: unknown, tok = admin) => j(await s.put(url, body, tok));
+const get = async (url: string, tok = s.tok.admin) => j(await s.get(url, tok));
+const post = async (url: string, body: unknown, tok = s.tok.admin) => j(await s.post(url, body, tok));
+const put = async (url: string, body: unknown, tok = s.tok.admin) => j(await s.put(url, body, tok));
 
 describe('admin configuration areas', () => {
   it('refuses a non-admin with code 510 on every new area', async () => {
@@ -29,7 +21,7 @@ describe('admin configuration areas', () => {
       ['GET', 'sys/dataRule/list'], ['GET', 'sys/quartzJob/runs'], ['POST', 'sys/files/confirmUpload', { file: 'oss/x.png' }],
     ];
     for (const [method, url, body] of calls) {
-      const r = await s.call({ method: method as 'GET', url: `/jeecg-boot/${url}`, payload: body as object, token: teacher });
+      const r = await s.call({ method: method as 'GET', url: `/jeecg-boot/${url}`, payload: body as object, token: s.tok.teacher });
       expect(j(r), `${method} ${url}`).toMatchObject({ success: false, code: 510 });
     }
   });
@@ -60,14 +52,14 @@ describe('admin configuration areas', () => {
     const secret = 'S3cret#Pw-2026';
     const add = await post('sys/dataSource/add', { code: 'test_ds', name: '测试库', dbType: 'mysql', dbUrl: 'jdbc:mysql://127.0.0.1/t', dbUsername: 'u', dbPassword: secret });
     expect(add.success).toBe(true);
-    const listRaw = await (await s.get('sys/dataSource/list?pageSize=100', admin)).body;
+    const listRaw = await (await s.get('sys/dataSource/list?pageSize=100', s.tok.admin)).body;
     expect(listRaw).not.toContain(secret);
     expect(listRaw).not.toMatch(/dbPassword/);
     const row = JSON.parse(listRaw).result.records.find((r: any) => r.code === 'test_ds');
-    const byId = await (await s.get(`sys/dataSource/queryById?id=${row.id}`, admin)).body;
+    const byId = await (await s.get(`sys/dataSource/queryById?id=${row.id}`, s.tok.admin)).body;
     expect(byId).not.toContain(secret);
     expect(byId).not.toMatch(/dbPassword/);
-    const exp = await s.get('sys/dataSource/exportXls', admin);
+    const exp = await s.get('sys/dataSource/exportXls', s.tok.admin);
     expect(exp.statusCode).toBe(200);
     expect(exp.rawPayload.includes(Buffer.from(secret))).toBe(false);
     const db = s.running.ctx.db;
@@ -83,7 +75,7 @@ describe('admin configuration areas', () => {
     expect((await put('sys/dataSource/edit', { id: row.id, dbPassword: 'New#Pw-2026' })).success).toBe(true);
     expect(decryptSecret(s.running.ctx, await stored())).toBe('New#Pw-2026');
     // The data log of the data source carries no password.
-    const logs = await (await s.get(`sys/dataLog/list?dataTable=sys_data_source&dataId=${row.id}&pageSize=50`, admin)).body;
+    const logs = await (await s.get(`sys/dataLog/list?dataTable=sys_data_source&dataId=${row.id}&pageSize=50`, s.tok.admin)).body;
     expect(JSON.parse(logs).result.total).toBeGreaterThanOrEqual(2);
     expect(logs).not.toContain(secret);
     expect(logs).not.toContain('New#Pw-2026');
@@ -165,7 +157,7 @@ describe('admin configuration areas', () => {
     expect(add.success).toBe(true);
     const mine = (await get('sys/dataRule/list?ruleName=*仅本人*&column=ruleName&order=asc')).result.records[0];
     expect(mine.permissionName).toBe('用户管理');
-    expect((await s.del(`sys/permission/deletePermissionRule?id=${mine.id}`, admin)).json()).toMatchObject({ success: true });
+    expect((await s.del(`sys/permission/deletePermissionRule?id=${mine.id}`, s.tok.admin)).json()).toMatchObject({ success: true });
     expect((await get('sys/dataRule/list?ruleName=*仅本人*')).result.total).toBe(0);
     expect(await post('sys/permission/addPermissionRule', { permissionId: rule.permissionId, ruleName: 'SQL', ruleConditions: 'USE_SQL_RULES', ruleValue: '1=1' })).toMatchObject({ success: false });
   });
@@ -179,10 +171,10 @@ describe('admin configuration areas', () => {
     const flag = async () => Number((await s.running.ctx.db.selectFrom('sys_permission').select('rule_flag').where('id', '=', menu.id).executeTakeFirstOrThrow()).rule_flag);
     expect(await flag()).toBe(1);
     // One unknown id: nothing is deleted.
-    expect((await s.del(`sys/permission/deletePermissionRuleBatch?ids=${ids.join(',')},nope`, admin)).json()).toMatchObject({ success: false, message: '部分数据不存在，未删除任何数据' });
+    expect((await s.del(`sys/permission/deletePermissionRuleBatch?ids=${ids.join(',')},nope`, s.tok.admin)).json()).toMatchObject({ success: false, message: '部分数据不存在，未删除任何数据' });
     expect((await get('sys/dataRule/list?ruleName=*批量*')).result.total).toBe(2);
-    expect((await s.del('sys/permission/deletePermissionRuleBatch?ids=', admin)).json()).toMatchObject({ success: false, message: '请选择要删除的数据' });
-    expect((await s.del(`sys/permission/deletePermissionRuleBatch?ids=${ids.join(',')},`, admin)).json()).toMatchObject({ success: true, message: '批量删除成功!' });
+    expect((await s.del('sys/permission/deletePermissionRuleBatch?ids=', s.tok.admin)).json()).toMatchObject({ success: false, message: '请选择要删除的数据' });
+    expect((await s.del(`sys/permission/deletePermissionRuleBatch?ids=${ids.join(',')},`, s.tok.admin)).json()).toMatchObject({ success: true, message: '批量删除成功!' });
     expect((await get('sys/dataRule/list?ruleName=*批量*')).result.total).toBe(0);
     expect(await flag()).toBe(0);
     // A teacher may not.
@@ -194,7 +186,7 @@ describe('admin configuration areas', () => {
     expect(await post('sys/files/confirmUpload', { file: '' })).toMatchObject({ success: false, message: '请先选择要上传的文件' });
     const boundary = '----b';
     const payload = `--${boundary}\r\nContent-Disposition: form-data; name="biz"\r\n\r\noss\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="说明.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`;
-    const up = j(await s.call({ method: 'POST', url: '/jeecg-boot/sys/common/upload', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, token: admin }));
+    const up = j(await s.call({ method: 'POST', url: '/jeecg-boot/sys/common/upload', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, token: s.tok.admin }));
     expect(up.success).toBe(true);
     expect(await post('sys/files/confirmUpload', { file: up.message })).toMatchObject({ success: true, message: '上传成功！共1个文件' });
   });

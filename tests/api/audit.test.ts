@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCalls, startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { apiCalls, fileTestServer } from '../helpers/server.js';
 import { tokenFor } from './lecture-fixture.js';
 
 /** 审核评估: the index tree, audit items and workgroups, and improvement tasks raised from an item's problem. */
-let s: TestServer;
-let admin = '';
-const { call, list } = apiCalls(() => s, () => admin);
+const s = fileTestServer(['admin']);
+const { call, list } = apiCalls(() => s, () => s.tok.admin);
 const indexByCode = async (code: string) => (await list(`/audit/index/list?code=${code}&pageSize=100`)).find((r) => r.code === code);
-
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.login('admin');
-}, 120_000);
-afterAll(() => s?.close());
 
 describe('审核指标', () => {
   it('seeds the 第二类 index system: 7 一级 and 27 二级 indexes, 审核重点 under them, each with its lead department', async () => {

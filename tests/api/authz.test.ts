@@ -8,24 +8,23 @@
  * before the body is parsed, so a denied call answers code 510 and an allowed one fails parsing (400)
  * — the handler runs in neither case.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fileTestServer } from '../helpers/server.js';
 
 type Auth = string | string[];
 const SNAPSHOT = resolve(__dirname, 'authz-routes.json');
 const ROLES = ['admin', 'supervisor', 'leader', 'secretary', 'deptadmin', 'teacher'] as const;
 const DUMMY = 'authz0dummy0id';
 
-let s: TestServer;
+const s = fileTestServer();
 const live = new Map<string, Auth>();
 const tokens = new Map<string, string>();
 const perms = new Map<string, Set<string>>();
 
 beforeAll(async () => {
-  s = await startTestServer();
   for (const r of s.running.routes) {
     if (r.url === '*' && r.method === 'OPTIONS') continue; // CORS preflight, public by construction
     live.set(`${r.method} ${r.url}`, r.auth as Auth);
@@ -42,7 +41,6 @@ beforeAll(async () => {
     perms.set(u, new Set(rows.rows.flatMap((r) => (r.perms ?? '').split(',').map((x) => x.trim()).filter(Boolean))));
   }
 });
-afterAll(() => s?.close());
 
 const sorted = (m: Map<string, Auth>) => Object.fromEntries([...m.entries()].sort(([a], [b]) => a.localeCompare(b)));
 

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { makeUser, multipart, readXlsxRows, xlsx } from '../fixtures/crud-users.js';
 
-let s: TestServer;
-let admin: string;
+const s = fileTestServer(['admin']);
 const R = 'demo/customer';
 const sq = (conds: unknown[], match = 'and') => `superQueryParams=${encodeURIComponent(encodeURIComponent(JSON.stringify(conds)))}&superQueryMatchType=${match}`;
 
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.login('admin');
-});
-afterAll(() => s?.close());
-
-const list = async (qs: string, token = admin) => (await s.get(`${R}/list?${qs}`, token)).json();
+const list = async (qs: string, token = s.tok.admin) => (await s.get(`${R}/list?${qs}`, token)).json();
 
 describe('list', () => {
   it('pages the seeded customers with dictionary texts and without secrets', async () => {
@@ -30,13 +23,13 @@ describe('list', () => {
   });
 
   it('never returns or sorts/filters by secret fields (sys_user password)', async () => {
-    const b = (await s.get('sys/user/list?pageSize=5&username=admin', admin)).json();
+    const b = (await s.get('sys/user/list?pageSize=5&username=admin', s.tok.admin)).json();
     expect(b.result.records).toHaveLength(1);
     expect(b.result.records[0]).not.toHaveProperty('password');
     expect(b.result.records[0].status_dictText).toBeTruthy();
-    expect((await s.get('sys/user/list?column=password', admin)).json()).toMatchObject({ success: false });
-    expect((await s.get(`sys/user/list?${sq([{ field: 'password', rule: 'like', val: 'a' }])}`, admin)).json()).toMatchObject({ success: false });
-    const exp = await readXlsxRows((await s.get('sys/user/exportXls?username=admin', admin)).rawPayload);
+    expect((await s.get('sys/user/list?column=password', s.tok.admin)).json()).toMatchObject({ success: false });
+    expect((await s.get(`sys/user/list?${sq([{ field: 'password', rule: 'like', val: 'a' }])}`, s.tok.admin)).json()).toMatchObject({ success: false });
+    const exp = await readXlsxRows((await s.get('sys/user/exportXls?username=admin', s.tok.admin)).rawPayload);
     expect(exp[0]).not.toContain('密码');
     expect(JSON.stringify(exp)).not.toMatch(/\$argon2/);
   });
@@ -76,7 +69,7 @@ describe('list', () => {
   });
 
   it('escapes % and _ in like values', async () => {
-    const r = await s.post(`${R}/add`, { name: '百分百%客户', code: 'PCT_1' }, admin);
+    const r = await s.post(`${R}/add`, { name: '百分百%客户', code: 'PCT_1' }, s.tok.admin);
     expect(r.json().success).toBe(true);
     expect((await list(`name=${encodeURIComponent('*%*')}`)).result.total).toBe(1);
     expect((await list(`code=${encodeURIComponent('*_*')}`)).result.total).toBe(1);
@@ -97,11 +90,11 @@ describe('list', () => {
 
 describe('add / edit / delete', () => {
   it('validates with Chinese messages and ignores server-managed fields', async () => {
-    expect((await s.post(`${R}/add`, { code: 'X1' }, admin)).json()).toMatchObject({ success: false, message: '客户名称不能为空' });
-    expect((await s.post(`${R}/add`, { name: '甲', phone: '12345' }, admin)).json()).toMatchObject({ success: false, message: '手机号码：请输入正确手机号' });
-    expect((await s.post(`${R}/add`, { name: '甲', age: 200 }, admin)).json()).toMatchObject({ success: false, message: '年龄不能大于150' });
-    expect((await s.post(`${R}/add`, { name: '甲', birthday: '昨天' }, admin)).json()).toMatchObject({ success: false, message: expect.stringContaining('生日') });
-    const r = await s.post(`${R}/add`, { name: '新客户', code: 'NEW001', createBy: 'mallory', tenantId: 42, id: 'chosen-id', sex: 1, balance: '12.5' }, admin);
+    expect((await s.post(`${R}/add`, { code: 'X1' }, s.tok.admin)).json()).toMatchObject({ success: false, message: '客户名称不能为空' });
+    expect((await s.post(`${R}/add`, { name: '甲', phone: '12345' }, s.tok.admin)).json()).toMatchObject({ success: false, message: '手机号码：请输入正确手机号' });
+    expect((await s.post(`${R}/add`, { name: '甲', age: 200 }, s.tok.admin)).json()).toMatchObject({ success: false, message: '年龄不能大于150' });
+    expect((await s.post(`${R}/add`, { name: '甲', birthday: '昨天' }, s.tok.admin)).json()).toMatchObject({ success: false, message: expect.stringContaining('生日') });
+    const r = await s.post(`${R}/add`, { name: '新客户', code: 'NEW001', createBy: 'mallory', tenantId: 42, id: 'chosen-id', sex: 1, balance: '12.5' }, s.tok.admin);
     expect(r.json()).toMatchObject({ success: true, message: '添加成功！' });
     const row = (await list('code=NEW001')).result.records[0];
     expect(row.id).not.toBe('chosen-id');
@@ -112,30 +105,30 @@ describe('add / edit / delete', () => {
   });
 
   it('answers a unique conflict with a friendly message', async () => {
-    const r = await s.post(`${R}/add`, { name: '重复', code: 'KH0001' }, admin);
+    const r = await s.post(`${R}/add`, { name: '重复', code: 'KH0001' }, s.tok.admin);
     expect(r.json()).toMatchObject({ success: false, message: '客户编号“KH0001”已存在，不能重复' });
   });
 
   it('edits with PUT and POST, sets update audit fields, and queries by id', async () => {
     const row = (await list('code=KH0002')).result.records[0];
-    expect((await s.put(`${R}/edit`, { id: row.id, name: '改名甲', createBy: 'mallory' }, admin)).json().success).toBe(true);
-    expect((await s.post(`${R}/edit`, { id: row.id, age: 33 }, admin)).json().success).toBe(true);
-    const got = (await s.get(`${R}/queryById?id=${row.id}`, admin)).json();
+    expect((await s.put(`${R}/edit`, { id: row.id, name: '改名甲', createBy: 'mallory' }, s.tok.admin)).json().success).toBe(true);
+    expect((await s.post(`${R}/edit`, { id: row.id, age: 33 }, s.tok.admin)).json().success).toBe(true);
+    const got = (await s.get(`${R}/queryById?id=${row.id}`, s.tok.admin)).json();
     expect(got.result).toMatchObject({ name: '改名甲', age: 33, createBy: 'admin', updateBy: 'admin', code: 'KH0002' });
-    expect((await s.put(`${R}/edit`, { id: row.id, name: '' }, admin)).json()).toMatchObject({ success: false, message: '客户名称不能为空' });
-    expect((await s.put(`${R}/edit`, { id: 'nope', name: 'x' }, admin)).json()).toMatchObject({ success: false, message: '未找到对应数据' });
-    expect((await s.get(`${R}/queryById?id=nope`, admin)).json()).toMatchObject({ success: false, message: '未找到对应数据' });
+    expect((await s.put(`${R}/edit`, { id: row.id, name: '' }, s.tok.admin)).json()).toMatchObject({ success: false, message: '客户名称不能为空' });
+    expect((await s.put(`${R}/edit`, { id: 'nope', name: 'x' }, s.tok.admin)).json()).toMatchObject({ success: false, message: '未找到对应数据' });
+    expect((await s.get(`${R}/queryById?id=nope`, s.tok.admin)).json()).toMatchObject({ success: false, message: '未找到对应数据' });
   });
 
   it('deletes one and a batch (trailing comma), all or nothing', async () => {
     const rows = (await list('code=KH0040,KH0041,KH0042')).result.records;
     const [a, b, c] = rows.map((r: { id: string }) => r.id);
-    expect((await s.del(`${R}/delete?id=${a}`, admin)).json().success).toBe(true);
-    expect((await s.del(`${R}/deleteBatch?ids=${b},nope,`, admin)).json()).toMatchObject({ success: false });
+    expect((await s.del(`${R}/delete?id=${a}`, s.tok.admin)).json().success).toBe(true);
+    expect((await s.del(`${R}/deleteBatch?ids=${b},nope,`, s.tok.admin)).json()).toMatchObject({ success: false });
     expect((await list('code=KH0041')).result.total).toBe(1);
-    expect((await s.del(`${R}/deleteBatch?ids=${b},${c},`, admin)).json().success).toBe(true);
+    expect((await s.del(`${R}/deleteBatch?ids=${b},${c},`, s.tok.admin)).json().success).toBe(true);
     expect((await list('code=KH0040,KH0041,KH0042')).result.total).toBe(0);
-    expect((await s.del(`${R}/deleteBatch?ids=,`, admin)).json()).toMatchObject({ success: false, message: '请选择一条记录！' });
+    expect((await s.del(`${R}/deleteBatch?ids=,`, s.tok.admin)).json()).toMatchObject({ success: false, message: '请选择一条记录！' });
   });
 });
 
@@ -143,10 +136,10 @@ describe('scopes', () => {
   it('hides rows of other tenants from list, get, edit, delete and export', async () => {
     await s.running.ctx.db.insertInto('demo_customer').values({ id: 'othertenant000000000000000000001', name: '别家客户', code: 'OTHER1', tenant_id: 999, create_time: '2026-01-01 00:00:00' }).execute();
     expect((await list('code=OTHER1')).result.total).toBe(0);
-    expect((await s.get(`${R}/queryById?id=othertenant000000000000000000001`, admin)).json().success).toBe(false);
-    expect((await s.put(`${R}/edit`, { id: 'othertenant000000000000000000001', name: 'x' }, admin)).json().success).toBe(false);
-    expect((await s.del(`${R}/delete?id=othertenant000000000000000000001`, admin)).json().success).toBe(false);
-    const exp = await s.get(`${R}/exportXls?selections=othertenant000000000000000000001`, admin);
+    expect((await s.get(`${R}/queryById?id=othertenant000000000000000000001`, s.tok.admin)).json().success).toBe(false);
+    expect((await s.put(`${R}/edit`, { id: 'othertenant000000000000000000001', name: 'x' }, s.tok.admin)).json().success).toBe(false);
+    expect((await s.del(`${R}/delete?id=othertenant000000000000000000001`, s.tok.admin)).json().success).toBe(false);
+    const exp = await s.get(`${R}/exportXls?selections=othertenant000000000000000000001`, s.tok.admin);
     expect((await readXlsxRows(exp.rawPayload)).length).toBe(1); // header only
   });
 
@@ -184,15 +177,15 @@ describe('scopes', () => {
 
 describe('client-chosen numeric keys (sys_tenant)', () => {
   it('takes the id from the client on add, checks it, and treats malformed ids as not found', async () => {
-    expect((await s.post('sys/tenant/add', { id: 7701, name: '测试租户' }, admin)).json()).toMatchObject({ success: true });
-    expect((await s.post('sys/tenant/add', { id: 7701, name: '重复租户' }, admin)).json()).toMatchObject({ success: false, message: '租户编号“7701”已存在，不能重复' });
-    expect((await s.post('sys/tenant/add', { id: 'x1', name: '坏租户' }, admin)).json()).toMatchObject({ success: false, message: expect.stringContaining('整数') });
-    expect((await s.get('sys/tenant/queryById?id=7701', admin)).json().result).toMatchObject({ id: '7701', name: '测试租户' });
-    expect((await s.put('sys/tenant/edit', { id: 7701, name: '改名租户' }, admin)).json().success).toBe(true);
-    expect((await s.get('sys/tenant/queryById?id=abc', admin)).json()).toMatchObject({ success: false, message: '未找到对应数据' });
-    expect((await s.del('sys/tenant/delete?id=abc', admin)).json()).toMatchObject({ success: false, message: '未找到对应数据' });
-    expect((await readXlsxRows((await s.get('sys/tenant/exportXls?selections=abc', admin)).rawPayload))).toHaveLength(1);
-    expect((await s.del('sys/tenant/deleteBatch?ids=7701,', admin)).json().success).toBe(true);
+    expect((await s.post('sys/tenant/add', { id: 7701, name: '测试租户' }, s.tok.admin)).json()).toMatchObject({ success: true });
+    expect((await s.post('sys/tenant/add', { id: 7701, name: '重复租户' }, s.tok.admin)).json()).toMatchObject({ success: false, message: '租户编号“7701”已存在，不能重复' });
+    expect((await s.post('sys/tenant/add', { id: 'x1', name: '坏租户' }, s.tok.admin)).json()).toMatchObject({ success: false, message: expect.stringContaining('整数') });
+    expect((await s.get('sys/tenant/queryById?id=7701', s.tok.admin)).json().result).toMatchObject({ id: '7701', name: '测试租户' });
+    expect((await s.put('sys/tenant/edit', { id: 7701, name: '改名租户' }, s.tok.admin)).json().success).toBe(true);
+    expect((await s.get('sys/tenant/queryById?id=abc', s.tok.admin)).json()).toMatchObject({ success: false, message: '未找到对应数据' });
+    expect((await s.del('sys/tenant/delete?id=abc', s.tok.admin)).json()).toMatchObject({ success: false, message: '未找到对应数据' });
+    expect((await readXlsxRows((await s.get('sys/tenant/exportXls?selections=abc', s.tok.admin)).rawPayload))).toHaveLength(1);
+    expect((await s.del('sys/tenant/deleteBatch?ids=7701,', s.tok.admin)).json().success).toBe(true);
   });
 });
 
@@ -211,9 +204,9 @@ describe('refused schema changes', () => {
 
 describe('export / import', () => {
   it('exports a real .xlsx with titles, dictionary texts and neutralised formulas', async () => {
-    await s.post(`${R}/add`, { name: '=HYPERLINK("http://x")', code: 'FORMULA1', sex: 2, description: '@SUM(A1)' }, admin);
+    await s.post(`${R}/add`, { name: '=HYPERLINK("http://x")', code: 'FORMULA1', sex: 2, description: '@SUM(A1)' }, s.tok.admin);
     const id = (await list('code=FORMULA1')).result.records[0].id;
-    const r = await s.get(`${R}/exportXls?selections=${id}`, admin);
+    const r = await s.get(`${R}/exportXls?selections=${id}`, s.tok.admin);
     expect(r.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(r.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('示例客户.xlsx')}`);
     const rows = await readXlsxRows(r.rawPayload);
@@ -227,16 +220,16 @@ describe('export / import', () => {
   });
 
   it('exports with the list filters', async () => {
-    const rows = await readXlsxRows((await s.get(`${R}/exportXls?code=KH001*`, admin)).rawPayload);
+    const rows = await readXlsxRows((await s.get(`${R}/exportXls?code=KH001*`, s.tok.admin)).rawPayload);
     expect(rows).toHaveLength(11);
   });
 
   it('round-trips export → import (formula text restored, dictionary texts mapped back)', async () => {
     const id = (await list('code=FORMULA1')).result.records[0].id;
-    const file = (await s.get(`${R}/exportXls?selections=${id}`, admin)).rawPayload;
-    await s.del(`${R}/delete?id=${id}`, admin);
+    const file = (await s.get(`${R}/exportXls?selections=${id}`, s.tok.admin)).rawPayload;
+    await s.del(`${R}/delete?id=${id}`, s.tok.admin);
     const mp = multipart([{ name: '客户.xlsx', data: file }]);
-    const r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: admin, ...mp })).json();
+    const r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: s.tok.admin, ...mp })).json();
     expect(r).toMatchObject({ success: true, code: 200 });
     const back = (await list('code=FORMULA1')).result.records[0];
     expect(back).toMatchObject({ name: '=HYPERLINK("http://x")', description: '@SUM(A1)', sex: 2 });
@@ -246,7 +239,7 @@ describe('export / import', () => {
     const good = await xlsx(['客户名称', '客户编号', '性别', '年龄'], [['导入甲', 'IMP001', '男', 30], ['导入乙', 'IMP002', '女', 40]]);
     const bad = await xlsx(['客户名称', '客户编号', '性别', '年龄'], [['导入丙', 'IMP003', '男', 30], ['', 'IMP004', '男', 20], ['导入丁', 'IMP005', '未知', 20], ['导入戊', 'IMP006', '男', { formula: '1+1' }], ['导入己', 'KH0005', '男', 1]], { titleRows: ['示例客户报表', '导出人:管理员'] });
     const mp = multipart([{ name: 'good.xlsx', data: good, field: 'files[]' }, { name: 'bad.xlsx', data: bad, field: 'files[]' }]);
-    const r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: admin, ...mp })).json();
+    const r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: s.tok.admin, ...mp })).json();
     expect(r).toMatchObject({ success: true, code: 201, message: '文件导入成功，但有错误。' });
     expect(r.result).toMatchObject({ successCount: 2, errorCount: 4 });
     expect((await list('code=IMP00*')).result.total).toBe(2);
@@ -257,7 +250,7 @@ describe('export / import', () => {
       '7|年龄|不支持公式，请粘贴为数值',
       '8|客户编号|客户编号“KH0005”已存在',
     ]);
-    const report = await s.get(r.result.fileUrl.replace(/^\//, ''), admin);
+    const report = await s.get(r.result.fileUrl.replace(/^\//, ''), s.tok.admin);
     expect(report.statusCode).toBe(200);
     expect(report.body).toContain('不支持公式');
     const stranger = await makeUser(s, { username: 'stranger', perms: [] });
@@ -266,13 +259,13 @@ describe('export / import', () => {
 
   it('refuses .xls, non-Excel and empty uploads with clear messages', async () => {
     const xls = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]);
-    let r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: admin, ...multipart([{ name: 'old.xls', data: xls }]) })).json();
+    let r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: s.tok.admin, ...multipart([{ name: 'old.xls', data: xls }]) })).json();
     expect(r).toMatchObject({ success: false, message: expect.stringContaining('.xls') });
-    r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: admin, ...multipart([{ name: 'a.txt', data: Buffer.from('hi') }]) })).json();
+    r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: s.tok.admin, ...multipart([{ name: 'a.txt', data: Buffer.from('hi') }]) })).json();
     expect(r).toMatchObject({ success: false, message: expect.stringContaining('不是 Excel') });
-    r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: admin, ...multipart([{ name: 'fake.xlsx', data: Buffer.from('not a zip at all') }]) })).json();
+    r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: s.tok.admin, ...multipart([{ name: 'fake.xlsx', data: Buffer.from('not a zip at all') }]) })).json();
     expect(r).toMatchObject({ success: false, message: expect.stringContaining('不是有效的 Excel') });
-    r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: admin, ...multipart([{ name: 'h.xlsx', data: await xlsx(['无关列'], [['x']]) }]) })).json();
+    r = (await s.call({ method: 'POST', url: `${R}/importExcel`, token: s.tok.admin, ...multipart([{ name: 'h.xlsx', data: await xlsx(['无关列'], [['x']]) }]) })).json();
     expect(r).toMatchObject({ success: false, message: expect.stringContaining('表头') });
   });
 });

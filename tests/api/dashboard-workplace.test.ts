@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 
 /** GET /supervisor/dashboard/workplace: the signed-in user's own to-dos, observations, tasks and notices. */
-let s: TestServer;
-const tok: Record<string, string> = {};
+const s = fileTestServer(['admin', 'supervisor', 'leader', 'teacher']);
+const { tok } = s;
 type Answer = { success: boolean; code: number; message: string; result: any };
 const get = async (path: string, u?: string) => (await s.get(`/jeecg-boot${path}`, u ? tok[u] : undefined)).json() as Answer;
 const post = async (path: string, body: unknown, u: string) => (await s.post(`/jeecg-boot${path}`, body, tok[u])).json() as Answer;
 const todo = (r: Answer, key: string) => (r.result.todos as Array<{ key: string; count: number }>).find((t) => t.key === key)?.count ?? 0;
-
-beforeAll(async () => {
-  s = await startTestServer();
-  for (const u of ['admin', 'supervisor', 'leader', 'teacher']) tok[u] = await s.login(u);
-}, 120_000);
-afterAll(() => s?.close());
 
 describe('workplace', () => {
   it('answers every signed-in user (and nobody else) with the current term and their own figures', async () => {

@@ -1,16 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 
 /** The page designer (issue 31, server/design): validation, versions, the served override, rollback, the shipped-default notice. */
-let s: TestServer;
-const tok: Record<string, string> = {};
-beforeAll(async () => {
-  s = await startTestServer();
-  for (const u of ['admin', 'supervisor', 'teacher']) tok[u] = await s.login(u);
-});
-afterAll(() => s?.close());
+const s = fileTestServer(['admin', 'supervisor', 'teacher']);
+const { tok } = s;
 
 const PAGE = 'supervisor/LectureRecordList';
 const shipped = JSON.parse(readFileSync(join(import.meta.dirname, '../../schemas/pages', `${PAGE}.json`), 'utf8')) as Record<string, any>;

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { newId } from '../../server/util.js';
 
-let s: TestServer;
-let admin: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.login('admin');
-});
-afterAll(() => s?.close());
+const s = fileTestServer(['admin']);
 
-const get = async (url: string) => (await s.get(url, admin)).json();
+const get = async (url: string) => (await s.get(url, s.tok.admin)).json();
 
 describe('dictionaries', () => {
   it('serves system dictionaries', async () => {
@@ -28,7 +22,7 @@ describe('dictionaries', () => {
     const items = await get('sys/dictItem/list?pageSize=50&dictId=' + (await get('sys/dict/list?dictCode=sex')).result.records[0].id);
     const female = items.result.records.find((i: { itemValue: string }) => i.itemValue === '2');
     expect((await get('sys/dict/getDictText/sex/2')).result).toBe('女');
-    expect((await (await s.put('sys/dictItem/edit', { ...female, itemText: '女性' }, admin)).json()).success).toBe(true);
+    expect((await (await s.put('sys/dictItem/edit', { ...female, itemText: '女性' }, s.tok.admin)).json()).success).toBe(true);
     expect((await get('sys/dict/getDictText/sex/2')).result).toBe('女性');
     // A change made behind the engine's back (e.g. another tool) shows after 刷新缓存.
     await s.running.ctx.db.updateTable('sys_dict_item').set({ item_text: '女' }).where('id', '=', female.id).execute();
@@ -95,11 +89,11 @@ describe('dictionaries', () => {
 
 describe('category tree', () => {
   it('adds a tree and loads roots, children, one node and names', async () => {
-    expect((await s.post('sys/category/add', { name: '学科', code: 'C_SUBJ' }, admin)).json().success).toBe(true);
+    expect((await s.post('sys/category/add', { name: '学科', code: 'C_SUBJ' }, s.tok.admin)).json().success).toBe(true);
     const root = (await get('sys/category/loadOne?field=code&val=C_SUBJ')).result;
     expect(root).toMatchObject({ name: '学科', code: 'C_SUBJ', pid: '0' });
-    await s.post('sys/category/add', { name: '理学', code: 'C_SUBJ_01', pid: root.id }, admin);
-    await s.post('sys/category/add', { name: '工学', code: 'C_SUBJ_02', pid: root.id }, admin);
+    await s.post('sys/category/add', { name: '理学', code: 'C_SUBJ_01', pid: root.id }, s.tok.admin);
+    await s.post('sys/category/add', { name: '工学', code: 'C_SUBJ_02', pid: root.id }, s.tok.admin);
     const roots = await get('sys/category/loadTreeRoot?async=true&pcode=0');
     const node = roots.result.find((n: { code: string }) => n.code === 'C_SUBJ');
     expect(node).toMatchObject({ key: root.id, title: '学科', isLeaf: false });
@@ -112,8 +106,8 @@ describe('category tree', () => {
     expect(await get('sys/category/loadOne?field=name;drop&val=x')).toMatchObject({ success: false });
     expect(await get('sys/category/loadTreeRoot?pcode=NOPE')).toMatchObject({ success: false, message: '分类编码“NOPE”不存在' });
     // A node with children stays; once its last child goes, it is a leaf again.
-    expect((await s.del(`sys/category/delete?id=${root.id}`, admin)).json()).toMatchObject({ success: false, message: '该分类下还有子节点，请先删除子节点' });
-    for (const k of kids.result as Array<{ key: string }>) expect((await s.del(`sys/category/delete?id=${k.key}`, admin)).json().success).toBe(true);
+    expect((await s.del(`sys/category/delete?id=${root.id}`, s.tok.admin)).json()).toMatchObject({ success: false, message: '该分类下还有子节点，请先删除子节点' });
+    for (const k of kids.result as Array<{ key: string }>) expect((await s.del(`sys/category/delete?id=${k.key}`, s.tok.admin)).json().success).toBe(true);
     const after = (await get('sys/category/loadTreeRoot?async=true&pcode=0')).result.find((n: { code: string }) => n.code === 'C_SUBJ');
     expect(after).toMatchObject({ key: root.id, isLeaf: true });
   });
@@ -132,8 +126,8 @@ describe('duplicate check and check rules', () => {
 
   it('checks values against stored rules (digits consumed in turn)', async () => {
     const ruleJson = JSON.stringify([{ digits: 2, pattern: '^[A-Z]+$', message: '前两位必须是大写字母' }, { digits: '*', pattern: '^\\d+$', message: '其余必须是数字' }]);
-    expect((await s.post('sys/checkRule/add', { ruleName: '工号', ruleCode: 'work_no', ruleJson }, admin)).json().success).toBe(true);
-    expect((await s.post('sys/checkRule/add', { ruleName: '坏', ruleCode: 'bad_rule', ruleJson: '{"x":1}' }, admin)).json()).toMatchObject({ success: false, message: '校验规则JSON必须是数组' });
+    expect((await s.post('sys/checkRule/add', { ruleName: '工号', ruleCode: 'work_no', ruleJson }, s.tok.admin)).json().success).toBe(true);
+    expect((await s.post('sys/checkRule/add', { ruleName: '坏', ruleCode: 'bad_rule', ruleJson: '{"x":1}' }, s.tok.admin)).json()).toMatchObject({ success: false, message: '校验规则JSON必须是数组' });
     expect(await get('sys/checkRule/checkByCode?ruleCode=work_no&value=AB123')).toMatchObject({ success: true });
     expect(await get('sys/checkRule/checkByCode?ruleCode=work_no&value=ab123')).toMatchObject({ success: false, message: '前两位必须是大写字母', result: { beginIndex: 0, endIndex: 2, checkValue: 'ab', passed: false } });
     expect(await get('sys/checkRule/checkByCode?ruleCode=work_no&value=AB12x')).toMatchObject({ success: false, message: '其余必须是数字' });

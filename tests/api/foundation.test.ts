@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { API, startTestServer, type TestServer } from '../helpers/server.js';
+import { API, startTestServer, type TestServer, fileTestServer } from '../helpers/server.js';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startTestServer();
-});
-afterAll(() => s?.close());
+const s = fileTestServer();
 
 describe('foundation', () => {
   it('reports UP once prepared', async () => {

@@ -3,19 +3,13 @@
  * department's lecture record (get, edit, delete, export) and path variants that must not bypass
  * authentication. Every write attempt checks the database is unchanged.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { API, startTestServer, type TestServer } from '../helpers/server.js';
+import { API, fileTestServer } from '../helpers/server.js';
 
-let s: TestServer;
-const tok: Record<string, string> = {};
+const s = fileTestServer(['admin', 'supervisor', 'secretary', 'leader', 'teacher', 'deptadmin']);
+const { tok } = s;
 const db = () => s.running.ctx.db;
-
-beforeAll(async () => {
-  s = await startTestServer();
-  for (const u of ['admin', 'supervisor', 'secretary', 'leader', 'teacher', 'deptadmin']) tok[u] = await s.login(u);
-});
-afterAll(() => s?.close());
 
 interface Env {
   success: boolean;

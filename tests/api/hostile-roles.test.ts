@@ -6,17 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { API, DEMO_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
+import { API, DEMO_PASSWORD, startTestServer, type TestServer, fileTestServer } from '../helpers/server.js';
 
-let s: TestServer;
-const tok: Record<string, string> = {};
+const s = fileTestServer(['admin', 'supervisor', 'secretary', 'leader', 'teacher', 'deptadmin']);
+const { tok } = s;
 const db = () => s.running.ctx.db;
-
-beforeAll(async () => {
-  s = await startTestServer();
-  for (const u of ['admin', 'supervisor', 'secretary', 'leader', 'teacher', 'deptadmin']) tok[u] = await s.login(u);
-});
-afterAll(() => s?.close());
 
 interface Env {
   success: boolean;

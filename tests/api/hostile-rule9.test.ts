@@ -4,22 +4,16 @@
  * requests that cannot be replayed. Each attack is refused with nothing changed; positive controls show
  * the legitimate use still works.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { API, startTestServer, type TestServer } from '../helpers/server.js';
+import { API, fileTestServer } from '../helpers/server.js';
 import { computeSign } from '../../server/auth/signature.js';
 
-let s: TestServer;
-const tok: Record<string, string> = {};
+const s = fileTestServer(['admin', 'supervisor', 'secretary', 'leader', 'teacher', 'deptadmin']);
+const { tok } = s;
 const db = () => s.running.ctx.db;
-
-beforeAll(async () => {
-  s = await startTestServer();
-  for (const u of ['admin', 'supervisor', 'secretary', 'leader', 'teacher', 'deptadmin']) tok[u] = await s.login(u);
-});
-afterAll(() => s?.close());
 
 interface Env {
   success: boolean;

@@ -5,19 +5,10 @@
  * refusal with a Chinese message (or an empty/ordinary result where that is the contract), arrive
  * well under any pg_sleep in the payload, and leak no SQL or stack.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 
-let s: TestServer;
-let admin: string;
-let teacher: string;
-
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.login('admin');
-  teacher = await s.login('teacher');
-});
-afterAll(() => s?.close());
+const s = fileTestServer(['admin', 'teacher']);
 
 const SLEEP = [
   `x%' and (select 1 from pg_sleep(3)) is null and '%'='`,
@@ -45,7 +36,7 @@ interface Env {
   result: any;
 }
 
-async function timed(url: string, token = admin) {
+async function timed(url: string, token = s.tok.admin) {
   const t0 = Date.now();
   const r = await s.get(url, token);
   const ms = Date.now() - t0;
@@ -57,7 +48,7 @@ async function timed(url: string, token = admin) {
 }
 
 /** A refusal: success:false with a Chinese message. */
-async function refused(url: string, token = admin) {
+async function refused(url: string, token = s.tok.admin) {
   const b = await timed(url, token);
   expect(b.success, `${url} → ${JSON.stringify(b).slice(0, 200)}`).toBe(false);
   expect(b.message, url).toMatch(/[\u4e00-\u9fa5]/);
@@ -247,7 +238,7 @@ describe('paging and parameter types', () => {
   ];
   it.each(bad)('%s is refused with a Chinese message', async (q) => {
     for (const list of ['sys/user/list', 'supervisor/lectureRecord/list', 'demo/customer/list']) {
-      const b = await refused(`${list}?${q}`, admin);
+      const b = await refused(`${list}?${q}`, s.tok.admin);
       expect(b.message).toMatch(/页码|每页|pageNo|pageSize/);
     }
   });
@@ -258,8 +249,8 @@ describe('paging and parameter types', () => {
     const all = await timed('demo/customer/list?pageSize=1');
     const ne = await timed(`demo/customer/list?pageSize=1&id[$ne]=x&${enc('id[$ne]')}=x`);
     if (ne.success) expect((ne.result as { total: number }).total).toBe((all.result as { total: number }).total);
-    const teacherRecords = await timed('supervisor/lectureRecord/list?pageSize=1', teacher);
-    const polluted = await timed('supervisor/lectureRecord/list?pageSize=1&createBy=admin&createBy=teacher&sysOrgCode[$ne]=x', teacher);
+    const teacherRecords = await timed('supervisor/lectureRecord/list?pageSize=1', s.tok.teacher);
+    const polluted = await timed('supervisor/lectureRecord/list?pageSize=1&createBy=admin&createBy=teacher&sysOrgCode[$ne]=x', s.tok.teacher);
     if (polluted.success) expect((polluted.result as { total: number }).total).toBeLessThanOrEqual((teacherRecords.result as { total: number }).total);
   });
 });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
 
 /** The server side of the improvement and statistics screens: the 分解 prefill, parent titles, name filters. */
-let s: TestServer;
+const s = fileTestServer();
 const who: Record<string, { token: string; id: string; orgCode: string }> = {};
 async function call(method: 'get' | 'post', path: string, user: string, body?: unknown) {
   const url = `/jeecg-boot${path}`;
@@ -12,10 +12,8 @@ async function call(method: 'get' | 'post', path: string, user: string, body?: u
 }
 
 beforeAll(async () => {
-  s = await startTestServer();
   for (const u of ['supervisor', 'secretary', 'teacher', 'leader']) who[u] = await tokenFor(s, u, ROLE_PERMS[u]!);
 }, 120_000);
-afterAll(() => s?.close());
 
 describe('improvement screens', () => {
   it('pre-fills a subtask from its task only once the task is signed for; lists subtasks with the task title', async () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
 
-let s: TestServer;
+const s = fileTestServer();
 const who: Record<string, { token: string; id: string; orgCode: string }> = {};
 async function call(method: 'get' | 'post', path: string, user: string, body?: unknown) {
   const url = `/jeecg-boot${path}`;
@@ -12,10 +12,8 @@ async function call(method: 'get' | 'post', path: string, user: string, body?: u
 const act = (kind: 'task' | 'subtask', user: string, id: string, action: string, comment = '') => call('post', `/improvement/${kind}/transition`, user, { id, action, comment });
 
 beforeAll(async () => {
-  s = await startTestServer();
   for (const u of ['supervisor', 'secretary', 'teacher', 'leader']) who[u] = await tokenFor(s, u, ROLE_PERMS[u]!);
 }, 120_000);
-afterAll(() => s?.close());
 
 describe('improvement tasks', () => {
   it('walks a task raised from a flagged record to closure, refusing illegal transitions', async () => {

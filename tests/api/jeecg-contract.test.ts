@@ -3,28 +3,19 @@
  * JeecgBoot does. Each is made with the query and body the stock client sends (its `_t`, `column`,
  * `order`, `field` included) and the test reads what that client reads. Families: docs/jeecg-compat.md.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { multipart, xlsx } from '../fixtures/crud-users.js';
 
-let s: TestServer;
-let admin: string;
-let teacher: string;
+const s = fileTestServer(['admin', 'teacher']);
 const T = () => `_t=${Math.floor(Date.now() / 1000)}`;
 const LIST = (field: string) => `column=createTime&order=desc&field=${encodeURIComponent(field)}&pageNo=1&pageSize=10`;
 
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.login('admin');
-  teacher = await s.login('teacher');
-});
-afterAll(() => s?.close());
-
-const get = async (url: string, token = admin) => (await s.get(url, token)).json();
-const post = async (url: string, body: unknown, token = admin) => (await s.post(url, body, token)).json();
-const put = async (url: string, body: unknown, token = admin) => (await s.put(url, body, token)).json();
-const del = async (url: string, token = admin) => (await s.del(url, token)).json();
-const upload = async (url: string, name: string, data: Buffer) => (await s.call({ method: 'POST', url, token: admin, ...multipart([{ name, data }]) })).json();
+const get = async (url: string, token = s.tok.admin) => (await s.get(url, token)).json();
+const post = async (url: string, body: unknown, token = s.tok.admin) => (await s.post(url, body, token)).json();
+const put = async (url: string, body: unknown, token = s.tok.admin) => (await s.put(url, body, token)).json();
+const del = async (url: string, token = s.tok.admin) => (await s.del(url, token)).json();
+const upload = async (url: string, name: string, data: Buffer) => (await s.call({ method: 'POST', url, token: s.tok.admin, ...multipart([{ name, data }]) })).json();
 const expectPage = (r: any) => {
   expect(r.success, r.message).toBe(true);
   expect(Array.isArray(r.result.records)).toBe(true);
@@ -43,7 +34,7 @@ describe('用户管理 screens', () => {
     expect(r.success).toBe(true);
     expect(r.result.length).toBeGreaterThan(0);
     for (const t of r.result) expect(t).toMatchObject({ id: expect.anything(), name: expect.any(String) });
-    expect((await get(`sys/tenant/queryList?${T()}`, teacher)).code).toBe(510);
+    expect((await get(`sys/tenant/queryList?${T()}`, s.tok.teacher)).code).toBe(510);
   });
 
   it('queryByIds: the pickers read realname/username of the given ids, nothing secret', async () => {
@@ -70,7 +61,7 @@ describe('用户管理 screens', () => {
     expect(edited.success, edited.message).toBe(true);
     expect((await get(`sys/sysUserAgent/queryByUserName?userName=teacher&${T()}`)).result).toMatchObject({ agentUserName: 'supervisor', status: '0' });
     expect((await post('sys/sysUserAgent/add', { userName: 'leader', agentUserName: 'nobody-here' })).message).toMatch(/不存在/);
-    expect((await get(`sys/sysUserAgent/queryByUserName?userName=teacher&${T()}`, teacher)).code).toBe(510);
+    expect((await get(`sys/sysUserAgent/queryByUserName?userName=teacher&${T()}`, s.tok.teacher)).code).toBe(510);
   });
 });
 
@@ -121,7 +112,7 @@ describe('数据字典', () => {
     expect((await get(`sys/dict/list?dictCode=jc_bin_a&${LIST('id')}`)).result.total).toBe(1);
     // Only a deleted dictionary can be erased.
     expect((await del(`sys/dict/deletePhysic/${ids[0]}`)).success).toBe(false);
-    expect((await get(`sys/dict/deleteList?${T()}`, teacher)).code).toBe(510);
+    expect((await get(`sys/dict/deleteList?${T()}`, s.tok.teacher)).code).toBe(510);
   });
 
   it('the stock screens’ dictionaries exist with JeecgBoot’s items', async () => {
@@ -166,7 +157,7 @@ describe('分类字典', () => {
 
   it('deleteBatch (trailing comma), exportXls, importExcel', async () => {
     const kids = (await get(`sys/category/childList?pid=${rootId}&${T()}`)).result.map((c: any) => c.id);
-    const ex = await s.get(`/jeecg-boot/sys/category/exportXls?${LIST('id')}&selections=${kids.join(',')}`, admin);
+    const ex = await s.get(`/jeecg-boot/sys/category/exportXls?${LIST('id')}&selections=${kids.join(',')}`, s.tok.admin);
     expect(ex.statusCode).toBe(200);
     expect(ex.headers['content-disposition']).toMatch(/attachment/);
     expect((await del(`sys/category/deleteBatch?ids=${kids.join(',')},`)).success).toBe(true);
@@ -200,13 +191,13 @@ describe('系统监控', () => {
     expect((await get(`actuator/metrics/system.cpu.count?${T()}`)).measurements[0]).toMatchObject({ statistic: 'VALUE', value: expect.any(Number) });
     expect((await get(`actuator/metrics/tomcat.sessions.active.current?${T()}`)).measurements[0].value).toBeGreaterThanOrEqual(2);
     expect((await get(`actuator/metrics/jvm.gc.pause?${T()}`)).measurements.map((m: any) => m.statistic)).toEqual(['COUNT', 'TOTAL_TIME', 'MAX']);
-    expect((await s.get(`/jeecg-boot/actuator/metrics/no.such.metric`, admin)).statusCode).toBe(404);
+    expect((await s.get(`/jeecg-boot/actuator/metrics/no.such.metric`, s.tok.admin)).statusCode).toBe(404);
     expect((await get(`actuator/metrics?${T()}`)).names).toEqual(expect.arrayContaining(NAMES));
   });
 
   it('metrics stay behind the monitoring permissions', async () => {
     expect((await s.get('/jeecg-boot/actuator/metrics/jvm.memory.used')).statusCode).toBe(401);
-    expect((await get(`actuator/metrics/jvm.memory.used?${T()}`, teacher)).code).toBe(510);
+    expect((await get(`actuator/metrics/jvm.memory.used?${T()}`, s.tok.teacher)).code).toBe(510);
   });
 
   it('redis keysSize / memoryInfo raw, info as a Result of {key, value, description}', async () => {
@@ -221,7 +212,7 @@ describe('系统监控', () => {
     expect(i.success).toBe(true);
     for (const row of i.result) expect(row).toMatchObject({ key: expect.any(String), value: expect.any(String), description: expect.any(String) });
     expect(i.result.map((r: any) => r.key)).toEqual(expect.arrayContaining(['redis_version', 'used_memory', 'connected_clients']));
-    expect((await get(`sys/actuator/redis/info?${T()}`, teacher)).code).toBe(510);
+    expect((await get(`sys/actuator/redis/info?${T()}`, s.tok.teacher)).code).toBe(510);
   });
 });
 
@@ -282,7 +273,7 @@ describe('通知公告, 部门, 定时任务', () => {
     expect((await get(`sys/annountCement/syncNotic?anntId=${a.id}&${T()}`)).success).toBe(false); // a draft is not pushed
     expect((await get(`sys/annountCement/doReleaseData?id=${a.id}&${T()}`)).success).toBe(true);
     expect(await get(`sys/annountCement/syncNotic?anntId=${a.id}&${T()}`)).toMatchObject({ success: true });
-    expect((await get(`sys/annountCement/syncNotic?anntId=${a.id}&${T()}`, teacher)).code).toBe(510);
+    expect((await get(`sys/annountCement/syncNotic?anntId=${a.id}&${T()}`, s.tok.teacher)).code).toBe(510);
   });
 
   it('sysDepartRole/datarule answers as sysDepartPermission/datarule does', async () => {
@@ -292,12 +283,12 @@ describe('通知公告, 部门, 定时任务', () => {
     expect(strip(a)).toEqual(strip(b));
     const body = { permissionId: 'p1', roleId: 'r1', dataRuleIds: '' };
     expect(strip(await post('sys/sysDepartRole/datarule', body))).toEqual(strip(await post('sys/sysDepartPermission/datarule', body)));
-    expect((await get(`sys/sysDepartRole/datarule/p1/d1/r1?${T()}`, teacher)).code).toBe(510);
+    expect((await get(`sys/sysDepartRole/datarule/p1/d1/r1?${T()}`, s.tok.teacher)).code).toBe(510);
   });
 
   it('exportXls and importExcel of departments, jobs and announcements', async () => {
     for (const url of ['sys/sysDepart/exportXls', 'sys/quartzJob/exportXls', 'sys/annountCement/exportXls']) {
-      const r = await s.get(`/jeecg-boot/${url}?${LIST('id')}&${T()}`, admin);
+      const r = await s.get(`/jeecg-boot/${url}?${LIST('id')}&${T()}`, s.tok.admin);
       expect(r.statusCode, url).toBe(200);
       expect(r.headers['content-disposition'], url).toMatch(/attachment/);
     }
@@ -331,7 +322,7 @@ describe('menus', () => {
     expect(at('/isps/userAnnouncement')).toMatchObject({ component: 'system/UserAnnouncementList', hidden: true });
     for (const [k, v] of [['base', 'BaseSetting'], ['security', 'Security'], ['custom', 'Custom'], ['binding', 'Binding'], ['notification', 'Notification']])
       expect(at(`/account/settings/${k}`), k).toMatchObject({ component: `account/settings/${v}`, hidden: true });
-    const teacherMenu = JSON.stringify((await get(`sys/permission/getUserPermissionByToken?${T()}`, teacher)).result.menu);
+    const teacherMenu = JSON.stringify((await get(`sys/permission/getUserPermissionByToken?${T()}`, s.tok.teacher)).result.menu);
     expect(teacherMenu).toContain('/isps/userAnnouncement');
     for (const [stock, ours] of [['system/SysAnnouncementList', 'system/AnnouncementList'], ['system/UserAnnouncementList', 'system/MyAnnouncement']]) {
       const a = await get(`schema/page/${stock}`);

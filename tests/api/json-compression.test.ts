@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { API, DEMO_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
+import { API, DEMO_PASSWORD, fileTestServer } from '../helpers/server.js';
 import { flushLogs } from '../../server/sys/log.js';
 
-let s: TestServer;
-let token: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  token = await s.login('supervisor');
-});
-afterAll(() => s?.close());
+const s = fileTestServer(['supervisor']);
 
 describe('API answers compressed (server/http/compress.ts)', () => {
   it('sends a large JSON answer brotli- or gzip-compressed to a client that accepts it, the same JSON once decoded; small answers and other clients as they are', async () => {
     const url = `${API}/schema/boot?path=${encodeURIComponent('/lecture/scan')}`;
-    const plain = await s.get(url, token, { 'accept-encoding': 'identity' });
+    const plain = await s.get(url, s.tok.supervisor, { 'accept-encoding': 'identity' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.json().success).toBe(true);
     // Each envelope carries the time it was answered.
@@ -24,7 +18,7 @@ describe('API answers compressed (server/http/compress.ts)', () => {
       ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
       ['gzip, deflate', 'gzip', gunzipSync],
     ] as const) {
-      const r = await s.get(url, token, { 'accept-encoding': accept });
+      const r = await s.get(url, s.tok.supervisor, { 'accept-encoding': accept });
       expect(r.headers['content-encoding'], accept).toBe(encoding);
       expect(r.headers.vary, accept).toMatch(/accept-encoding/i);
       expect(r.headers['content-type'], accept).toMatch(/^application\/json/);

@@ -1,9 +1,9 @@
 import dayjs from 'dayjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCalls, startTestServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiCalls, fileTestServer } from '../helpers/server.js';
 
 /** 实验室管理: bookings (capacity, overlapping sections, who may change them, approval), orders priced on the server, date and week checks. */
-let s: TestServer;
+const s = fileTestServer();
 let admin = '';
 let teacher = '';
 let teacher2 = '';
@@ -21,12 +21,10 @@ async function decide(id: string, action: 'approve' | 'reject', comment = '') {
 }
 
 beforeAll(async () => {
-  s = await startTestServer();
   [admin, teacher, teacher2] = [await s.login('admin'), await s.login('teacher'), await s.login('teacher2')];
   labId = (await list('/lab/catalogue/list?code=SY-A301'))[0].id;
   manager = await s.login('secretary');
 }, 120_000);
-afterAll(() => s?.close());
 
 describe('实验室预约', () => {
   it('books a lab for a teacher, refusing a past date, too many people, reversed sections and overlapping sections', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
 
 /*
@@ -8,7 +8,7 @@ import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
  * kept in the record's log and sent to the listener; the detail's data (scores by index, log) is
  * readable exactly where the record is.
  */
-let s: TestServer;
+const s = fileTestServer();
 const who: Record<string, { token: string; id: string; orgCode: string }> = {};
 let leaves: Array<{ id: string; name: string; maxScore: number }> = [];
 let lesson: { scheduleId: string; courseTaskId: string; lectureDate: string };
@@ -27,7 +27,6 @@ const notices = (busId: string) =>
     .execute();
 
 beforeAll(async () => {
-  s = await startTestServer();
   for (const u of ['supervisor', 'secretary', 'teacher']) who[u] = await tokenFor(s, u, ROLE_PERMS[u]!);
   const t = await db().selectFrom('sup_term').select('id').where('is_current', '=', true).executeTakeFirstOrThrow();
   const rows = (await call('get', `/supervisor/courseSchedule/lessons?termId=${t.id}&week=3&teacherId=${who.teacher!.id}`, 'supervisor')).result as any[];
@@ -38,7 +37,6 @@ beforeAll(async () => {
   leaves = form.indexes.filter((i: any) => form.leafIds.includes(i.id));
   expect(leaves.length).toBeGreaterThan(3);
 }, 120_000);
-afterAll(() => s?.close());
 
 describe('scores are refused, not clamped', () => {
   const add = (score: unknown, status?: string) =>

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fileTestServer } from '../helpers/server.js';
 import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
 import { newId } from '../../server/util.js';
 import { weekMask, weekOf } from '../../shared/rules.js';
@@ -11,7 +11,7 @@ import { weekMask, weekOf } from '../../shared/rules.js';
  * sheet of classroom QR codes; an offline draft saved twice (or twice at once) under one client key is
  * one record. Times are made around the present minute, so the tests do not depend on the wall clock.
  */
-let s: TestServer;
+const s = fileTestServer();
 const who: Record<string, { token: string; id: string; orgCode: string }> = {};
 const db = () => s.running.ctx.db;
 async function call(method: 'get' | 'post', path: string, user: string, body?: unknown) {
@@ -32,7 +32,6 @@ let task: { id: string; course_name: string | null };
 let laterIsNext: boolean;
 
 beforeAll(async () => {
-  s = await startTestServer();
   now = dayjs();
   today = now.format('YYYY-MM-DD');
   minutes = now.hour() * 60 + now.minute();
@@ -76,7 +75,6 @@ beforeAll(async () => {
   });
   await db().insertInto('sup_course_schedule').values([line(roomNow, 1), line(roomLater, 2)]).execute();
 }, 120_000);
-afterAll(() => s?.close());
 
 describe('the lesson on now in a room', () => {
   it('a room with a lesson on now answers it, with its times and today\'s date', async () => {

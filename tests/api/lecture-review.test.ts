@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
 
 /*
@@ -8,7 +8,7 @@ import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
  * record, the observed teacher responsible, their own task screen; a college leader sees only their
  * college's tasks.
  */
-let s: TestServer;
+const s = fileTestServer();
 const who: Record<string, { token: string; id: string; orgCode: string }> = {};
 let leaves: Array<{ id: string; name: string; maxScore: number }> = [];
 let recordId = '';
@@ -30,7 +30,6 @@ const notices = (busId: string) =>
 const QUALITY = [...ROLE_PERMS.supervisor!, 'supervisor:lectureRecord:review', 'supervisor:lectureRecord:feedback'];
 
 beforeAll(async () => {
-  s = await startTestServer();
   who.quality = await tokenFor(s, 'supervisor', QUALITY);
   for (const u of ['secretary', 'teacher', 'leader']) who[u] = await tokenFor(s, u, ROLE_PERMS[u]!);
   who.teacher2 = await tokenFor(s, 'teacher2', ROLE_PERMS.teacher!);
@@ -48,7 +47,6 @@ beforeAll(async () => {
   expect(r.success, r.message).toBe(true);
   recordId = r.result.id;
 }, 120_000);
-afterAll(() => s?.close());
 
 describe('the teacher replies', () => {
   it('only the observed teacher replies; the reply is logged and sent to the listener', async () => {

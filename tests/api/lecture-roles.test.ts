@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 
 /** The seeded demo roles (docs/menus.md) can do their part of the loop through real sign-in. */
-let s: TestServer;
-const tok: Record<string, string> = {};
+const s = fileTestServer(['supervisor', 'leader', 'secretary', 'teacher']);
+const { tok } = s;
 const get = async (path: string, u: string) => (await s.get(`/jeecg-boot${path}`, tok[u])).json() as { success: boolean; code: number; message: string; result: any };
-
-beforeAll(async () => {
-  s = await startTestServer();
-  for (const u of ['supervisor', 'leader', 'secretary', 'teacher']) tok[u] = await s.login(u);
-}, 120_000);
-afterAll(() => s?.close());
 
 describe('seeded roles', () => {
   it('scope lecture records: supervisor all, department users their department, teacher own', async () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { tokenFor } from './lecture-fixture.js';
 
-let s: TestServer;
+const s = fileTestServer();
 let token = '';
 const call = async (method: 'get' | 'post' | 'put', path: string, body?: unknown) => {
   const url = `/jeecg-boot${path}`;
@@ -11,12 +11,10 @@ const call = async (method: 'get' | 'post' | 'put', path: string, body?: unknown
 };
 
 beforeAll(async () => {
-  s = await startTestServer();
   const ops = ['list', 'add', 'edit', 'delete', 'queryById'];
   // Terms and index systems are university-wide (issue 27 rule 2): a university role (scope all) administers them.
   token = (await tokenFor(s, 'supervisor', [...ops.map((o) => `supervisor:index:${o}`), ...ops.map((o) => `supervisor:term:${o}`), 'supervisor:index:publish', 'supervisor:term:setCurrent', 'supervisor:courseSchedule:list', 'supervisor:courseSchedule:add'])).token;
 }, 120_000);
-afterAll(() => s?.close());
 
 describe('index systems', () => {
   it('publishes only a tree that adds up, and versions a published system on edit', async () => {

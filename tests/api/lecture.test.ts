@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fileTestServer } from '../helpers/server.js';
 import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
 
-let s: TestServer;
+const s = fileTestServer();
 const who: Record<string, { token: string; id: string; orgCode: string }> = {};
 let termId = '';
 let leaves: Array<{ id: string; name: string; maxScore: number }> = [];
@@ -19,7 +19,6 @@ async function call(method: 'get' | 'post' | 'put', path: string, user: string, 
 const full = () => leaves.map((l) => ({ indexId: l.id, score: l.maxScore - 1 }));
 
 beforeAll(async () => {
-  s = await startTestServer();
   for (const u of ['supervisor', 'secretary', 'teacher', 'leader']) who[u] = await tokenFor(s, u, ROLE_PERMS[u]!);
   const t = await db().selectFrom('sup_term').select('id').where('is_current', '=', true).executeTakeFirstOrThrow();
   termId = String(t.id);
@@ -32,7 +31,6 @@ beforeAll(async () => {
   const form = (await call('get', `/supervisor/lectureRecord/form?courseTaskId=${l.courseTaskId}`, 'supervisor')).result;
   leaves = form.indexes.filter((i: any) => form.leafIds.includes(i.id));
 }, 120_000);
-afterAll(() => s?.close());
 
 describe('lecture records', () => {
   let recordId = '';

@@ -1,24 +1,16 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { multipart } from '../fixtures/crud-users.js';
 
 /** Online forms (issue 31): one-to-many sub-tables saved with their master, tree forms, indexes, export / import files, the versions list. */
-let s: TestServer;
-let admin: string;
-let teacher: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.login('admin');
-  teacher = await s.login('teacher');
-});
-afterAll(() => s?.close());
+const s = fileTestServer(['admin', 'teacher']);
 
-const get = async (url: string, token = admin) => (await s.get(url, token)).json();
-const post = async (url: string, body: unknown, token = admin) => (await s.post(url, body, token)).json();
-const put = async (url: string, body: unknown, token = admin) => (await s.put(url, body, token)).json();
+const get = async (url: string, token = s.tok.admin) => (await s.get(url, token)).json();
+const post = async (url: string, body: unknown, token = s.tok.admin) => (await s.post(url, body, token)).json();
+const put = async (url: string, body: unknown, token = s.tok.admin) => (await s.put(url, body, token)).json();
 const row = (dbFieldName: string, dbFieldTxt: string, more: Record<string, unknown> = {}) => ({ dbFieldName, dbFieldTxt, ...more });
-const sync = async (code: string) => (await s.post(`online/cgform/api/doDbSynch/${code}/normal`, {}, admin)).json();
+const sync = async (code: string) => (await s.post(`online/cgform/api/doDbSynch/${code}/normal`, {}, s.tok.admin)).json();
 
 describe('a main table with a sub-table', () => {
   it('defines the sub-table with a foreign key to the main one; the sub-table must be synced after it', async () => {
@@ -84,19 +76,19 @@ describe('a main table with a sub-table', () => {
   });
 
   it('deletes the sub-table rows with their master, and refuses to delete a main definition with sub-tables', async () => {
-    expect((await s.del(`online/cgform/api/form/form_insp/${id}`, admin)).json().success).toBe(true);
+    expect((await s.del(`online/cgform/api/form/form_insp/${id}`, s.tok.admin)).json().success).toBe(true);
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from form_insp_item`.execute(s.running.ctx.db);
     expect(rows[0]!.n).toBe(0);
     const head = (await get('online/cgform/head/list?tableName=form_insp')).result.records[0];
-    expect((await s.del(`online/cgform/head/delete?id=${head.id}`, admin)).json()).toMatchObject({ success: false, message: '该表单还有附表，请先删除附表的定义' });
+    expect((await s.del(`online/cgform/head/delete?id=${head.id}`, s.tok.admin)).json()).toMatchObject({ success: false, message: '该表单还有附表，请先删除附表的定义' });
   });
 
   it('a teacher can neither read the definition nor write records', async () => {
-    expect(await get('online/cgform/api/getColumns/form_insp', teacher)).toMatchObject({ success: false, code: 510 });
-    expect(await post('online/cgform/api/form/form_insp', { checkItem: 'x' }, teacher)).toMatchObject({ success: false, code: 510 });
-    expect(await get('online/cgform/api/versionList?headId=form_insp', teacher)).toMatchObject({ success: false, code: 510 });
-    expect((await s.get('online/cgform/api/exportDefinitionFile/form_insp', teacher)).json()).toMatchObject({ success: false, code: 510 });
-    expect(await put('online/cgform/api/define', { id: 'form_insp' }, teacher)).toMatchObject({ success: false, code: 510 });
+    expect(await get('online/cgform/api/getColumns/form_insp', s.tok.teacher)).toMatchObject({ success: false, code: 510 });
+    expect(await post('online/cgform/api/form/form_insp', { checkItem: 'x' }, s.tok.teacher)).toMatchObject({ success: false, code: 510 });
+    expect(await get('online/cgform/api/versionList?headId=form_insp', s.tok.teacher)).toMatchObject({ success: false, code: 510 });
+    expect((await s.get('online/cgform/api/exportDefinitionFile/form_insp', s.tok.teacher)).json()).toMatchObject({ success: false, code: 510 });
+    expect(await put('online/cgform/api/define', { id: 'form_insp' }, s.tok.teacher)).toMatchObject({ success: false, code: 510 });
   });
 });
 
@@ -116,7 +108,7 @@ describe('a tree form', () => {
     const roots = (await get('online/cgform/api/getData/form_org?pid=0')).result.records;
     expect(roots).toEqual([expect.objectContaining({ orgName: '教务处', hasChild: '1', pid: '0' })]);
     expect((await get(`online/cgform/api/getData/form_org?pid=${root}`)).result.records.map((x: { orgName: string }) => x.orgName)).toEqual(['教学科']);
-    expect((await s.del(`online/cgform/api/form/form_org/${root}`, admin)).json()).toMatchObject({ success: false, message: '该节点下还有子节点，请先删除子节点' });
+    expect((await s.del(`online/cgform/api/form/form_org/${root}`, s.tok.admin)).json()).toMatchObject({ success: false, message: '该节点下还有子节点，请先删除子节点' });
   });
 });
 
@@ -160,10 +152,10 @@ describe('indexes', () => {
 });
 
 describe('export and import as a file', () => {
-  const upload = (name: string, text: string) => s.call({ method: 'POST', url: 'online/cgform/api/importDefinitionFile', token: admin, ...multipart([{ name, data: Buffer.from(text) }]) });
+  const upload = (name: string, text: string) => s.call({ method: 'POST', url: 'online/cgform/api/importDefinitionFile', token: s.tok.admin, ...multipart([{ name, data: Buffer.from(text) }]) });
 
   it('exports a main table with its sub-tables as JSON and imports it under new names', async () => {
-    const file = await s.get('online/cgform/api/exportDefinitionFile/form_insp', admin);
+    const file = await s.get('online/cgform/api/exportDefinitionFile/form_insp', s.tok.admin);
     expect(file.headers['content-disposition']).toContain('form_insp.json');
     const text = file.body;
     expect(JSON.parse(text)).toMatchObject({ format: 'online-form', head: { tableName: 'form_insp' }, subTables: [{ head: { tableName: 'form_insp_item' } }] });

@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { makeUser, multipart, readXlsxRows } from '../fixtures/crud-users.js';
 
-let s: TestServer;
-let admin: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.login('admin');
-});
-afterAll(() => s?.close());
+const s = fileTestServer(['admin']);
 
-const get = async (url: string, token = admin) => (await s.get(url, token)).json();
+const get = async (url: string, token = s.tok.admin) => (await s.get(url, token)).json();
 const field = (dbFieldName: string, dbFieldTxt: string, dbType: string, more: Record<string, unknown> = {}) => ({ dbFieldName, dbFieldTxt, dbType, dbLength: 50, isShowList: 1, isShowForm: 1, ...more });
 
 describe('online forms', () => {
   let headId = '';
 
   it('refuses bad definitions with a clear message', async () => {
-    const bad = async (head: Record<string, unknown>, fields: unknown[]) => (await s.post('online/cgform/api/addAll', { head, fields }, admin)).json();
+    const bad = async (head: Record<string, unknown>, fields: unknown[]) => (await s.post('online/cgform/api/addAll', { head, fields }, s.tok.admin)).json();
     expect(await bad({ tableName: 'sys_user', tableTxt: '冒充' }, [field('name', '名称', 'string')])).toMatchObject({ success: false, message: expect.stringContaining('系统保留') });
     expect(await bad({ tableName: 'Bad-Name', tableTxt: 'x' }, [field('name', '名称', 'string')])).toMatchObject({ success: false, message: expect.stringContaining('表名') });
     expect(await bad({ tableName: 'form_a', tableTxt: 'x' }, [field('name', '名称', 'varchar2')])).toMatchObject({ success: false, message: expect.stringContaining('类型') });
@@ -39,7 +33,7 @@ describe('online forms', () => {
         field('score', '评分', 'double', { dbLength: 5, dbPointLength: 1 }),
         field('phone', '电话', 'string', { fieldValidType: 'm' }),
       ],
-    }, admin)).json();
+    }, s.tok.admin)).json();
     expect(r).toMatchObject({ success: true });
     headId = r.result;
     const cols = await get(`online/cgform/api/getColumns/${headId}`);
@@ -47,50 +41,50 @@ describe('online forms', () => {
     expect(cols.result.dictOptions.sex).toHaveLength(2);
     expect(cols.result.formFields.find((f: { field: string }) => f.field === 'visitorName')).toMatchObject({ required: true, title: '走访人' });
     expect(await get(`online/cgform/api/getData/${headId}`)).toMatchObject({ success: false, message: 'NO_DB_SYNC' });
-    expect((await s.post(`online/cgform/api/doDbSynch/${headId}/force`, {}, admin)).json()).toMatchObject({ success: false });
-    expect((await s.post(`online/cgform/api/doDbSynch/${headId}/normal`, {}, admin)).json()).toMatchObject({ success: true });
+    expect((await s.post(`online/cgform/api/doDbSynch/${headId}/force`, {}, s.tok.admin)).json()).toMatchObject({ success: false });
+    expect((await s.post(`online/cgform/api/doDbSynch/${headId}/normal`, {}, s.tok.admin)).json()).toMatchObject({ success: true });
 
-    const add = (await s.post('online/cgform/api/form/form_visit', { visitorName: '张三', visitDate: '2026-11-20', sex: 1, score: 9.5, phone: '13800000000', createBy: 'mallory' }, admin)).json();
+    const add = (await s.post('online/cgform/api/form/form_visit', { visitorName: '张三', visitDate: '2026-11-20', sex: 1, score: 9.5, phone: '13800000000', createBy: 'mallory' }, s.tok.admin)).json();
     expect(add.success).toBe(true);
     const id = add.result as string;
-    expect((await s.post('online/cgform/api/form/form_visit', { visitDate: '2026-11-20' }, admin)).json()).toMatchObject({ success: false, message: '走访人不能为空' });
-    expect((await s.post('online/cgform/api/form/form_visit', { visitorName: '李四', phone: '123' }, admin)).json()).toMatchObject({ success: false, message: expect.stringContaining('电话') });
-    await s.post('online/cgform/api/form/form_visit', { visitorName: '李四', visitDate: '2026-11-21', sex: 2 }, admin);
+    expect((await s.post('online/cgform/api/form/form_visit', { visitDate: '2026-11-20' }, s.tok.admin)).json()).toMatchObject({ success: false, message: '走访人不能为空' });
+    expect((await s.post('online/cgform/api/form/form_visit', { visitorName: '李四', phone: '123' }, s.tok.admin)).json()).toMatchObject({ success: false, message: expect.stringContaining('电话') });
+    await s.post('online/cgform/api/form/form_visit', { visitorName: '李四', visitDate: '2026-11-21', sex: 2 }, s.tok.admin);
     const data = await get(`online/cgform/api/getData/${headId}?column=visitDate&order=asc`);
     expect(data.result.total).toBe(2);
     expect(data.result.records[0]).toMatchObject({ visitorName: '张三', sex_dictText: '男', score: '9.5', createBy: 'admin' });
     expect((await get(`online/cgform/api/getData/${headId}?visitorName=*李*`)).result.total).toBe(1);
     expect(await get(`online/cgform/api/getData/${headId}?column=phone`)).toMatchObject({ success: false, message: '不支持按“phone”排序' });
     expect((await get(`online/cgform/api/getData/${headId}?pageSize=-521`)).result.records).toHaveLength(2);
-    expect((await s.put(`online/cgform/api/form/${headId}`, { id, score: 7 }, admin)).json().success).toBe(true);
+    expect((await s.put(`online/cgform/api/form/${headId}`, { id, score: 7 }, s.tok.admin)).json().success).toBe(true);
     expect((await get(`online/cgform/api/form/${headId}/${id}`)).result).toMatchObject({ score: '7.0', visitorName: '张三' });
     const q = await get(`online/cgform/api/getQueryInfo/${headId}`);
     expect(q.result.map((x: { field: string }) => x.field)).toEqual(['visitorName', 'visitDate']);
-    const exported = await s.get(`online/cgform/api/exportXls/${headId}?visitorName=张三`, admin);
+    const exported = await s.get(`online/cgform/api/exportXls/${headId}?visitorName=张三`, s.tok.admin);
     expect(exported.headers['content-type']).toContain('spreadsheetml');
     const rows = await readXlsxRows(exported.rawPayload);
     expect(rows).toHaveLength(2);
     expect(rows[0]).toContain('走访人');
-    expect((await s.del(`online/cgform/api/form/${headId}/${id}`, admin)).json().success).toBe(true);
+    expect((await s.del(`online/cgform/api/form/${headId}/${id}`, s.tok.admin)).json().success).toBe(true);
     expect((await get(`online/cgform/api/getData/${headId}`)).result.total).toBe(1);
-    const imp = await s.call({ method: 'POST', url: `online/cgform/api/importXls/${headId}`, token: admin, ...multipart([{ name: 'visits.xlsx', data: exported.rawPayload }]) });
+    const imp = await s.call({ method: 'POST', url: `online/cgform/api/importXls/${headId}`, token: s.tok.admin, ...multipart([{ name: 'visits.xlsx', data: exported.rawPayload }]) });
     expect(imp.json()).toMatchObject({ success: true, message: '文件导入成功！数据行数：1' });
     expect((await get(`online/cgform/api/getData/${headId}?visitorName=张三`)).result.records[0]).toMatchObject({ score: '7.0', sex: 1 });
   });
 
   it('adds a column additively on edit + sync, keeping the data', async () => {
     const fields = (await get(`online/cgform/field/listByHeadId?headId=${headId}`)).result;
-    const r = (await s.put('online/cgform/api/editAll', { head: { id: headId, tableTxt: '走访登记（新）' }, fields: [...fields, field('remark', '备注', 'Text')] }, admin)).json();
+    const r = (await s.put('online/cgform/api/editAll', { head: { id: headId, tableTxt: '走访登记（新）' }, fields: [...fields, field('remark', '备注', 'Text')] }, s.tok.admin)).json();
     expect(r.success).toBe(true);
-    expect((await s.post(`online/cgform/api/doDbSynch/${headId}/normal`, {}, admin)).json().success).toBe(true);
+    expect((await s.post(`online/cgform/api/doDbSynch/${headId}/normal`, {}, s.tok.admin)).json().success).toBe(true);
     const data = await get(`online/cgform/api/getData/${headId}`);
     expect(data.result.total).toBe(2);
     expect(data.result.records.map((r: { visitorName: string }) => r.visitorName).sort()).toEqual(['张三', '李四']);
     expect(data.result.records[0]).toHaveProperty('remark', null);
     // narrowing a column would lose data: refused
     const narrowed = fields.map((f: { dbFieldName: string }) => (f.dbFieldName === 'visitor_name' ? { ...f, dbLength: 2 } : f));
-    await s.put('online/cgform/api/editAll', { head: { id: headId }, fields: [...narrowed, field('remark', '备注', 'Text')] }, admin);
-    expect((await s.post(`online/cgform/api/doDbSynch/${headId}/normal`, {}, admin)).json()).toMatchObject({ success: false, message: expect.stringContaining('会丢失数据') });
+    await s.put('online/cgform/api/editAll', { head: { id: headId }, fields: [...narrowed, field('remark', '备注', 'Text')] }, s.tok.admin);
+    expect((await s.post(`online/cgform/api/doDbSynch/${headId}/normal`, {}, s.tok.admin)).json()).toMatchObject({ success: false, message: expect.stringContaining('会丢失数据') });
   });
 
   it('requires the online form permissions', async () => {
@@ -130,7 +124,7 @@ describe('online reports', () => {
   });
 
   it('exports a report with the same parameters', async () => {
-    const r = await s.get('online/cgreport/api/exportXls/sys_user_by_depart?username=admin', admin);
+    const r = await s.get('online/cgreport/api/exportXls/sys_user_by_depart?username=admin', s.tok.admin);
     expect(r.headers['content-disposition']).toContain(encodeURIComponent('用户选择（按部门）.xlsx'));
     const rows = await readXlsxRows(r.rawPayload);
     expect(rows).toHaveLength(2);

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { readFileSync } from 'node:fs';
 import { menusMarkdown } from '../../server/seed/data/menus-doc.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fileTestServer } from '../helpers/server.js';
 import { MENU_TREE, type MenuSeed } from '../../server/seed/data/menus.js';
 import { runSeeds } from '../../server/seed/index.js';
 import { seedSteps } from '../../server/seed/steps.js';
 import { syncMenus } from '../../server/seed/menus.js';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startTestServer();
-});
-afterAll(() => s?.close());
+const s = fileTestServer();
 
 interface Node {
   id: string;

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fileTestServer } from '../helpers/server.js';
 
 /**
  * Cached reads (server/db/read-cache.ts) never hide a write: list totals, a user's permissions and
  * the dictionaries follow writes made in any way — CRUD, raw SQL, inside a transaction.
  */
-let s: TestServer;
-let admin = '';
+const s = fileTestServer(['admin']);
 
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.login('admin');
-}, 120_000);
-afterAll(() => s?.close());
-
-const total = async () => (await s.get('sys/position/list?pageSize=10', admin)).json().result.total as number;
+const total = async () => (await s.get('sys/position/list?pageSize=10', s.tok.admin)).json().result.total as number;
 
 describe('read cache', () => {
   it('a list total follows a write made in raw SQL inside a transaction', async () => {
@@ -55,10 +48,10 @@ describe('read cache', () => {
   });
 
   it('the dictionaries follow an item added through the API', async () => {
-    const texts = async () => ((await s.get('sys/dict/queryAllDictItems', admin)).json().result.sex as { text: string }[]).map((d) => d.text);
+    const texts = async () => ((await s.get('sys/dict/queryAllDictItems', s.tok.admin)).json().result.sex as { text: string }[]).map((d) => d.text);
     expect(await texts()).not.toContain('缓存测试');
-    const sex = (await s.get('sys/dict/list?dictCode=sex', admin)).json().result.records[0];
-    const add = (await s.post('sys/dictItem/add', { dictId: sex.id, itemText: '缓存测试', itemValue: '8', sortOrder: 8, status: 1 }, admin)).json();
+    const sex = (await s.get('sys/dict/list?dictCode=sex', s.tok.admin)).json().result.records[0];
+    const add = (await s.post('sys/dictItem/add', { dictId: sex.id, itemText: '缓存测试', itemValue: '8', sortOrder: 8, status: 1 }, s.tok.admin)).json();
     expect(add.success, add.message).toBe(true);
     expect(await texts()).toContain('缓存测试');
   });

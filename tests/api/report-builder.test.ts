@@ -1,17 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { authenticate } from '../../server/http/guard.js';
 import { runReport, type ReportSpec } from '../../server/online/report-builder.js';
 
 /** 报表配置's query builder (issue 31): a structure compiled over allow-listed entities and columns, on the data scope. */
-let s: TestServer;
-const tok: Record<string, string> = {};
-beforeAll(async () => {
-  s = await startTestServer();
-  for (const u of ['admin', 'secretary', 'teacher', 'leader']) tok[u] = await s.login(u);
-});
-afterAll(() => s?.close());
+const s = fileTestServer(['admin', 'secretary', 'teacher', 'leader']);
+const { tok } = s;
 
 const preview = async (spec: unknown, params: Record<string, unknown> = {}, token = tok.admin) => (await s.post('online/cgreport/design/preview', { spec, params }, token)).json();
 const PER_DEPT_GRADE: ReportSpec = {

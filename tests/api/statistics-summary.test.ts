@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { departId } from '../../server/seed/data/org.js';
 
 /** The statistics summaries' links: department ids in the summaries, drill-down by grade and department. */
-let s: TestServer;
-const tok: Record<string, string> = {};
+const s = fileTestServer(['admin', 'leader']);
+const { tok } = s;
 const get = async (path: string, u = 'admin') => (await s.get(`/jeecg-boot${path}`, tok[u])).json() as { success: boolean; message: string; result: any };
-
-beforeAll(async () => {
-  s = await startTestServer();
-  for (const u of ['admin', 'leader']) tok[u] = await s.login(u);
-}, 120_000);
-afterAll(() => s?.close());
 
 describe('statistics summary links', () => {
   it('frequencyByDepart rows carry the department id; its people are the per-person rows of that department', async () => {

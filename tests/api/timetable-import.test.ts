@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fileTestServer } from '../helpers/server.js';
 import { tokenFor } from './lecture-fixture.js';
 
-let s: TestServer;
+const s = fileTestServer();
 let token = '';
 let termId = '';
 const TITLES = ['课程号', '课程名称', '课序号', '开课单位', '学分', '教师工号', '教师姓名', '上课班级', '选课人数', '上课时间', '上课地点'];
@@ -41,12 +41,10 @@ const counts = async () => {
 };
 
 beforeAll(async () => {
-  s = await startTestServer();
   // The timetable spans every college: a university role imports it (a department only its own rows, issue 27 rule 2).
   token = (await tokenFor(s, 'supervisor', ['timetable:import:importExcel'])).token;
   termId = String((await s.running.ctx.db.selectFrom('sup_term').select('id').where('is_current', '=', true).executeTakeFirstOrThrow()).id);
 }, 120_000);
-afterAll(() => s?.close());
 
 describe('timetable import', () => {
   it('previews, then imports several files atomically, reporting unmatched rows', async () => {

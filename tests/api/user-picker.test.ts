@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { fileTestServer } from '../helpers/server.js';
 import { CS_COLLEGE, departId, roleId } from '../../server/seed/data/org.js';
 
 /** The user-by-department picker (JSelectUserByDep) against /sys/user/queryUserComponentDataWithRole. */
-let s: TestServer;
-let admin: string;
-let teacher: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.login('admin');
-  teacher = await s.login('teacher');
-});
-afterAll(() => s?.close());
+const s = fileTestServer(['admin', 'teacher']);
 
 type U = { id: string; username: string; realname: string; sex: number };
 const j = async (p: Promise<{ json(): any }>) => (await p).json();
 const picker = async (query: string) => {
-  const body = await j(s.get(`sys/user/queryUserComponentDataWithRole?${query}&pageSize=500`, teacher));
+  const body = await j(s.get(`sys/user/queryUserComponentDataWithRole?${query}&pageSize=500`, s.tok.teacher));
   expect(body.success).toBe(true);
   return body.result as { records: U[]; total: number };
 };
 /** Usernames holding a role (administrator's role-user list). */
-const holders = async (code: string) => new Set(((await j(s.get(`sys/user/userRoleList?roleId=${roleId(code)}&pageSize=500`, admin))).result.records as U[]).map((u) => u.username));
+const holders = async (code: string) => new Set(((await j(s.get(`sys/user/userRoleList?roleId=${roleId(code)}&pageSize=500`, s.tok.admin))).result.records as U[]).map((u) => u.username));
 /** Usernames in a department. */
-const members = async (dep: string) => new Set(((await j(s.get(`sys/user/queryUserByDepId?id=${dep}`, teacher))).result as U[]).map((u) => u.username));
+const members = async (dep: string) => new Set(((await j(s.get(`sys/user/queryUserByDepId?id=${dep}`, s.tok.teacher))).result as U[]).map((u) => u.username));
 
 describe('user picker by department', () => {
   it('the 教师 preselection (roleCode=teacher) returns only teachers of the chosen department', async () => {
@@ -64,12 +56,12 @@ describe('user picker by department', () => {
 
 describe('naming the users a picker holds', () => {
   it('getMultiUser answers by usernames or by ids, picker-safe fields only', async () => {
-    const byName = (await j(s.get('sys/user/getMultiUser?username=leader,teacher', teacher))).result as U[];
+    const byName = (await j(s.get('sys/user/getMultiUser?username=leader,teacher', s.tok.teacher))).result as U[];
     expect(byName.map((u) => u.realname).sort()).toEqual(['李明华', '王磊'].sort());
-    const byId = (await j(s.get(`sys/user/getMultiUser?id=${byName.map((u) => u.id).join(',')}`, teacher))).result as Array<U & { password?: string; salt?: string }>;
+    const byId = (await j(s.get(`sys/user/getMultiUser?id=${byName.map((u) => u.id).join(',')}`, s.tok.teacher))).result as Array<U & { password?: string; salt?: string }>;
     expect(byId.map((u) => u.username).sort()).toEqual(['leader', 'teacher']);
     expect(byId.every((u) => u.password === undefined && u.salt === undefined)).toBe(true);
-    expect((await j(s.get('sys/user/getMultiUser?id=', teacher))).result).toEqual([]);
+    expect((await j(s.get('sys/user/getMultiUser?id=', s.tok.teacher))).result).toEqual([]);
   });
 });
 
@@ -79,10 +71,10 @@ describe('one search box for a responsible person (JSearchUser)', () => {
     expect(await find('王磊')).toContain('teacher');
     expect(await find('teacher2')).toEqual(['teacher2']);
     expect(await find('T0000006')).toEqual(['teacher']);
-    const id = ((await j(s.get('sys/user/getMultiUser?username=leader', teacher))).result as U[])[0]!.id;
+    const id = ((await j(s.get('sys/user/getMultiUser?username=leader', s.tok.teacher))).result as U[])[0]!.id;
     expect(await find(id)).toEqual(['leader']);
     expect(await find('%')).toEqual([]); // LIKE wildcards are plain characters
-    const frozen = await j(s.put('sys/user/frozenBatch', { ids: id, status: 2 }, admin));
+    const frozen = await j(s.put('sys/user/frozenBatch', { ids: id, status: 2 }, s.tok.admin));
     expect(frozen.success, frozen.message).toBe(true);
     expect(await find('李明华')).not.toContain('leader');
   });

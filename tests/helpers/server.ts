@@ -1,4 +1,4 @@
-import { inject as vitestInject } from 'vitest';
+import { afterAll, beforeAll, inject as vitestInject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type AppConfig } from '../../server/config.js';
 import { startServer, type Running } from '../../server/start.js';
@@ -57,6 +57,47 @@ export async function startTestServer(over: Partial<AppConfig> & { listen?: bool
     },
   };
   return ts;
+}
+
+/** A test file's server (fileTestServer): the TestServer once started, and the tokens of the users signed in. */
+export interface FileServer<U extends string = string> extends TestServer {
+  /** Tokens by username, filled in beforeAll. */
+  tok: Record<U, string> & Record<string, string | undefined>;
+}
+
+/**
+ * A test file's server: started in `beforeAll` on a private copy of the seeded database with `users`
+ * signed in (`s.tok[user]`), stopped in `afterAll`. Call it at the top of the file; its methods are
+ * usable from the file's own `beforeAll` on (hooks run in the order they are registered).
+ */
+export function fileTestServer<const U extends string = never>(users: readonly U[] = [], over: Parameters<typeof startTestServer>[0] = {}): FileServer<U> {
+  let inner: TestServer | undefined;
+  const tok = {} as FileServer<U>['tok'];
+  beforeAll(async () => {
+    inner = await startTestServer(over);
+    for (const u of users) (tok as Record<string, string>)[u] = await inner.login(u);
+  }, 120_000);
+  afterAll(() => inner?.close());
+  const started = (): TestServer => {
+    if (!inner) throw new Error('the test server starts in beforeAll');
+    return inner;
+  };
+  return {
+    tok,
+    get running() {
+      return started().running;
+    },
+    get cfg() {
+      return started().cfg;
+    },
+    call: (o) => started().call(o),
+    get: (url, token, headers) => started().get(url, token, headers),
+    post: (url, body, token) => started().post(url, body, token),
+    put: (url, body, token) => started().put(url, body, token),
+    del: (url, token) => started().del(url, token),
+    login: (username, password) => started().login(username, password),
+    close: () => started().close(),
+  };
 }
 
 export interface ApiAnswer {
