@@ -1,15 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileTestServer } from '../helpers/server.js';
-import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
+import { ROLE_PERMS, tokenFor, callsAs, type Who } from './lecture-fixture.js';
 
 /** The server side of the improvement and statistics screens: the 分解 prefill, parent titles, name filters. */
 const s = fileTestServer();
-const who: Record<string, { token: string; id: string; orgCode: string }> = {};
-async function call(method: 'get' | 'post', path: string, user: string, body?: unknown) {
-  const url = `/jeecg-boot${path}`;
-  const r = method === 'get' ? await s.get(url, who[user]!.token) : await s.post(url, body ?? {}, who[user]!.token);
-  return r.json() as { success: boolean; code: number; message: string; result: any };
-}
+const who: Who = {};
+const call = callsAs(s, who);
 
 beforeAll(async () => {
   for (const u of ['supervisor', 'secretary', 'teacher', 'leader']) who[u] = await tokenFor(s, u, ROLE_PERMS[u]!);

@@ -1,14 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileTestServer } from '../helpers/server.js';
-import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
+import { ROLE_PERMS, tokenFor, callsAs, type Who } from './lecture-fixture.js';
 
 const s = fileTestServer();
-const who: Record<string, { token: string; id: string; orgCode: string }> = {};
-async function call(method: 'get' | 'post', path: string, user: string, body?: unknown) {
-  const url = `/jeecg-boot${path}`;
-  const r = method === 'get' ? await s.get(url, who[user]!.token) : await s.post(url, body ?? {}, who[user]!.token);
-  return r.json() as { success: boolean; code: number; message: string; result: any };
-}
+const who: Who = {};
+const call = callsAs(s, who);
 const act = (kind: 'task' | 'subtask', user: string, id: string, action: string, comment = '') => call('post', `/improvement/${kind}/transition`, user, { id, action, comment });
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { createSession } from '../../server/auth/session.js';
 import { newId } from '../../server/util.js';
-import type { TestServer } from '../helpers/server.js';
+import type { ApiAnswer, TestServer } from '../helpers/server.js';
 
 const RECORD = ['list', 'add', 'edit', 'delete', 'queryById', 'submit'].map((o) => `supervisor:lectureRecord:${o}`);
 /** The transition buttons of the improvement screens (each transition checks its own, see server/domain/improvement.ts). */
@@ -27,4 +27,17 @@ export async function tokenFor(s: TestServer, username: string, perms: string[])
   await db.insertInto('sys_user_role').values({ id: newId(), user_id: u.id, role_id: roleId }).execute();
   const { token } = await createSession(s.running.ctx, { id: String(u.id), username }, {});
   return { token, id: String(u.id), orgCode: String(u.org_code) };
+}
+
+/** The users of a lecture test, each signed in by tokenFor, by name. */
+export type Who = Record<string, { token: string; id: string; orgCode: string }>;
+
+/** JSON calls under /jeecg-boot as one of `who` (filled in the file's beforeAll): `call('get', '/path', 'teacher')`. */
+export function callsAs(s: TestServer, who: Who) {
+  return async (method: 'get' | 'post' | 'put', path: string, user: string, body?: unknown): Promise<ApiAnswer> => {
+    const url = `/jeecg-boot${path}`;
+    const token = who[user]!.token;
+    const r = method === 'get' ? await s.get(url, token) : await s[method](url, body ?? {}, token);
+    return r.json() as ApiAnswer;
+  };
 }

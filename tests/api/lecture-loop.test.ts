@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileTestServer } from '../helpers/server.js';
-import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
+import { ROLE_PERMS, tokenFor, callsAs, type Who } from './lecture-fixture.js';
 
 /*
  * The observation loop at the desk (issue 30): scores are refused, never clamped; a submit names every
@@ -9,15 +9,12 @@ import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
  * readable exactly where the record is.
  */
 const s = fileTestServer();
-const who: Record<string, { token: string; id: string; orgCode: string }> = {};
+const who: Who = {};
 let leaves: Array<{ id: string; name: string; maxScore: number }> = [];
 let lesson: { scheduleId: string; courseTaskId: string; lectureDate: string };
 
 const db = () => s.running.ctx.db;
-async function call(method: 'get' | 'post', path: string, user: string, body?: unknown) {
-  const r = method === 'get' ? await s.get(`/jeecg-boot${path}`, who[user]!.token) : await s.post(`/jeecg-boot${path}`, body ?? {}, who[user]!.token);
-  return r.json() as { success: boolean; message: string; result: any };
-}
+const call = callsAs(s, who);
 const notices = (busId: string) =>
   db()
     .selectFrom('sys_announcement as a')

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import { fileTestServer } from '../helpers/server.js';
-import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
+import { ROLE_PERMS, tokenFor, callsAs, type Who } from './lecture-fixture.js';
 import { newId } from '../../server/util.js';
 import { weekMask, weekOf } from '../../shared/rules.js';
 
@@ -12,12 +12,9 @@ import { weekMask, weekOf } from '../../shared/rules.js';
  * one record. Times are made around the present minute, so the tests do not depend on the wall clock.
  */
 const s = fileTestServer();
-const who: Record<string, { token: string; id: string; orgCode: string }> = {};
+const who: Who = {};
 const db = () => s.running.ctx.db;
-async function call(method: 'get' | 'post', path: string, user: string, body?: unknown) {
-  const r = method === 'get' ? await s.get(`/jeecg-boot${path}`, who[user]!.token) : await s.post(`/jeecg-boot${path}`, body ?? {}, who[user]!.token);
-  return r.json() as { success: boolean; message: string; code: number; result: any };
-}
+const call = callsAs(s, who);
 
 // Read once the server has set the school's time zone (config timezone).
 let now: dayjs.Dayjs;

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { fileTestServer } from '../helpers/server.js';
-import { ROLE_PERMS, tokenFor } from './lecture-fixture.js';
+import { ROLE_PERMS, tokenFor, callsAs, type Who } from './lecture-fixture.js';
 
 const s = fileTestServer();
-const who: Record<string, { token: string; id: string; orgCode: string }> = {};
+const who: Who = {};
 let termId = '';
 let leaves: Array<{ id: string; name: string; maxScore: number }> = [];
 /** A lesson of the demo teacher in the current term, in a week that has passed. */
@@ -12,10 +12,7 @@ let lesson: { scheduleId: string; courseTaskId: string; lectureDate: string };
 
 const db = () => s.running.ctx.db;
 const api = (path: string) => `/jeecg-boot${path}`;
-async function call(method: 'get' | 'post' | 'put', path: string, user: string, body?: unknown) {
-  const r = method === 'get' ? await s.get(api(path), who[user]!.token) : await s[method](api(path), body ?? {}, who[user]!.token);
-  return r.json() as { success: boolean; message: string; code: number; result: any };
-}
+const call = callsAs(s, who);
 const full = () => leaves.map((l) => ({ indexId: l.id, score: l.maxScore - 1 }));
 
 beforeAll(async () => {
