@@ -5,18 +5,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { API, fileTestServer } from '../helpers/server.js';
+import { API, fileTestServer, type ApiAnswer } from '../helpers/server.js';
 
 const s = fileTestServer(['admin', 'supervisor', 'secretary', 'leader', 'teacher', 'deptadmin']);
 const { tok } = s;
 const db = () => s.running.ctx.db;
 
-interface Env {
-  success: boolean;
-  code: number;
-  message: string;
-  result: any;
-}
+type Env = ApiAnswer;
 const j = (r: { json(): unknown }) => r.json() as Env;
 const rowOf = (table: string, id: string) => db().selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
 const count = async (table: string) => Number((await db().selectFrom(table).select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);

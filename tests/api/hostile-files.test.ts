@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { createDeflateRaw, crc32 } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { API, startTestServer, type TestServer } from '../helpers/server.js';
+import { API, startTestServer, type TestServer, type ApiAnswer } from '../helpers/server.js';
 
 let s: TestServer;
 let admin: string;
@@ -20,12 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-interface Env {
-  success: boolean;
-  code: number;
-  message: string;
-  result: any;
-}
+type Env = ApiAnswer;
 
 function multipart(file: { name: string; type: string; data: Buffer; field?: string }, fields: Record<string, string> = {}) {
   const boundary = '----hostile' + Math.random().toString(16).slice(2);

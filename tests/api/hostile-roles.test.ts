@@ -6,18 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { API, DEMO_PASSWORD, startTestServer, type TestServer, fileTestServer } from '../helpers/server.js';
+import { API, DEMO_PASSWORD, startTestServer, type TestServer, fileTestServer, type ApiAnswer } from '../helpers/server.js';
 
 const s = fileTestServer(['admin', 'supervisor', 'secretary', 'leader', 'teacher', 'deptadmin']);
 const { tok } = s;
 const db = () => s.running.ctx.db;
 
-interface Env {
-  success: boolean;
-  code: number;
-  message: string;
-  result: any;
-}
+type Env = ApiAnswer;
 const j = async (r: Promise<{ json(): unknown }>) => (await r).json() as Env;
 const CHINESE = /[\u4e00-\u9fa5]/;
 /** A refusal: success false with a Chinese message (or the guard's 510). */

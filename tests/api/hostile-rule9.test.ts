@@ -8,19 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { API, fileTestServer } from '../helpers/server.js';
+import { API, fileTestServer, type ApiAnswer } from '../helpers/server.js';
 import { computeSign } from '../../server/auth/signature.js';
 
 const s = fileTestServer(['admin', 'supervisor', 'secretary', 'leader', 'teacher', 'deptadmin']);
 const { tok } = s;
 const db = () => s.running.ctx.db;
 
-interface Env {
-  success: boolean;
-  code: number;
-  message: string;
-  result: any;
-}
+type Env = ApiAnswer;
 const j = async (r: Promise<{ json(): unknown }>) => (await r).json() as Env;
 const roleId = async (code: string) => String((await db().selectFrom('sys_role').select('id').where('role_code', '=', code).executeTakeFirstOrThrow()).id);
 const permByUrl = async (url: string) => String((await db().selectFrom('sys_permission').select('id').where('url', '=', url).where('menu_type', '<>', 2).executeTakeFirstOrThrow()).id);

@@ -6,7 +6,7 @@
  * well under any pg_sleep in the payload, and leak no SQL or stack.
  */
 import { describe, expect, it } from 'vitest';
-import { fileTestServer } from '../helpers/server.js';
+import { fileTestServer, type ApiAnswer } from '../helpers/server.js';
 
 const s = fileTestServer(['admin', 'teacher']);
 
@@ -29,12 +29,7 @@ const INJECT = [
 /** A DB error, stack or internal-error text must never reach the client. */
 const LEAK = /syntax error|does not exist|ERROR:|\.ts:\d+|node_modules|at [\w.]+ \(|服务器内部错误/i;
 
-interface Env {
-  success: boolean;
-  code: number;
-  message: string;
-  result: any;
-}
+type Env = ApiAnswer;
 
 async function timed(url: string, token = s.tok.admin) {
   const t0 = Date.now();
