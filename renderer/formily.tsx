@@ -60,7 +60,9 @@ function fieldSchema(f: FormFieldSchema, dicts: Record<string, DictOption[]>, la
     'x-decorator': 'FormItem',
     'x-decorator-props': f.span && f.span > 1 ? { gridSpan: f.span, ...(spanLabel ? { labelCol: spanLabel, wrapperCol: 24 - spanLabel } : {}) } : undefined,
     'x-component': widget,
-    'x-component-props': { 'aria-label': f.label, ...(f.dict ? { dictCode: f.dict } : {}), ...(widget === 'Select' ? { allowClear: true } : {}), ...f.props },
+    // `readOnly`: the value drawn as text (Formily's read-pretty); a widget without a text view is disabled
+    ...(f.readOnly ? { 'x-read-pretty': true } : {}),
+    'x-component-props': { 'aria-label': f.label, ...(f.dict ? { dictCode: f.dict } : {}), ...(widget === 'Select' ? { allowClear: true } : {}), ...f.props, ...(f.readOnly ? { disabled: true } : {}) },
     'x-validator': f.rules as ISchema['x-validator'],
     'x-reactions': Object.keys(reactions).length ? { fulfill: { state: reactions } } : undefined,
   };
