@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, App, Grid, Modal, Spin, Typography } from 'antd';
+import { Alert, App, Divider, Grid, Modal, Spin, Typography } from 'antd';
 import { createForm } from '@formily/core';
 import { toJS } from '@formily/reactive';
 import { http } from '@core/http/client';
@@ -9,6 +9,7 @@ import { initialValuesOf, SchemaFormBody } from './SchemaForm';
 import { fillTemplate, fillText, fillUrl } from './template';
 
 type Row = Record<string, unknown>;
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && !v.length);
 
 /** Where the loaded fields' values live in the form when the action sends them under no key (only shown). */
 const SHOWN = '_shown';
@@ -48,7 +49,9 @@ export default function ActionForm({ action: a, record, data, rowKey, onClose }:
   // The loaded fields live under their key in the form's values (`form.amount`), so they never collide with the action's own.
   const key = a.fieldsKey ?? SHOWN;
   const schema = useMemo(() => {
-    const extra: FormFieldSchema[] = (loaded?.fields ?? []).map((f) => ({ ...f, name: `${key}.${f.name}` }));
+    // a read-only field with no value is left out (an empty upload button that cannot be used says nothing)
+    const shown = (loaded?.fields ?? []).filter((f) => !f.readOnly || !isEmpty(loaded?.values?.[f.name]));
+    const extra: FormFieldSchema[] = shown.map((f) => ({ ...f, name: `${key}.${f.name}` }));
     return { fields: [...extra, ...(a.fields ?? [])], ...(columns ? { columns } : {}) };
   }, [a.fields, columns, loaded, key]);
   const form = useMemo(() => {
@@ -110,7 +113,11 @@ export default function ActionForm({ action: a, record, data, rowKey, onClose }:
           </div>
         ) : (
           <>
-            {loaded?.title ? <Typography.Title level={5} style={{ marginTop: 0 }}>{loaded.title}</Typography.Title> : null}
+            {loaded?.title ? (
+              <Divider orientation="left" plain style={{ marginTop: 0 }}>
+                {loaded.title}
+              </Divider>
+            ) : null}
             <SchemaFormBody form={form} schema={schema} mode={record ? 'edit' : 'add'} record={record} layout="vertical" />
           </>
         )}
