@@ -68,4 +68,26 @@ test('通用审批: start from its form, approve with the task form (applicant�
     await expect(steps).toContainText('申请事由：赴京参加教学研讨会');
     await expect(steps).toContainText('按标准核定');
   });
+
+  // The modeler names forms by picking form pages: the process's start form, the task's form.
+  await asUser(browser, 'admin', async (page) => {
+    await page.goto('/workflow/model');
+    const model = rows(page).filter({ hasText: '通用审批' });
+    await expect(model).toBeVisible({ timeout: 20_000 });
+    await rowAction(page, model, '设计');
+    const modeler = page.getByTestId('wf-modeler');
+    await expect(modeler.locator('.djs-container')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('wf-prop-start-form')).toContainText('通用审批申请（workflow/forms/GeneralApply）', { timeout: 20_000 });
+    await page.evaluate(() => {
+      const m = (window as any).__wfModeler;
+      m.get('selection').select(m.get('elementRegistry').get('leader'));
+    });
+    const picker = page.getByTestId('wf-prop-form');
+    await expect(picker).toContainText('通用审批审核（workflow/forms/GeneralReview）');
+    await picker.click();
+    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    await expect(options.filter({ hasText: 'workflow/forms/GeneralApply' })).toBeVisible();
+    await expect(options.filter({ hasText: 'workflow/TodoList' })).toHaveCount(0); // only form pages
+    await page.screenshot({ path: `${SHOTS}/modeler-1440.png` });
+  });
 });

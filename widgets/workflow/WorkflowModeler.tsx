@@ -61,6 +61,7 @@ export function WorkflowModeler({ record, onDone }: { record: Record<string, any
       const r = await http.get('/workflow/model/queryById', { id: modelId });
       await m.importXML(r.result?.xml || EMPTY(modelKey, name));
       (m.get('canvas') as any).zoom('fit-viewport');
+      force((n) => n + 1); // the panel reads the imported process (its start form)
       m.on('selection.changed', (e: any) => setEl(e.newSelection?.length === 1 ? e.newSelection[0] : null));
       m.on('element.changed', () => force((n) => n + 1));
     })();
@@ -81,6 +82,7 @@ export function WorkflowModeler({ record, onDone }: { record: Record<string, any
       allowClear
       showSearch
       optionFilterProp="label"
+      popupMatchSelectWidth={false}
       value={value}
       placeholder={placeholder}
       onChange={(v) => onChange(v || undefined)}
