@@ -296,7 +296,8 @@ export async function registerWorkflowRoutes(api: FastifyInstance, ctx: ServerCo
   });
   /**
    * A task's form filled with the instance's data, for the one who may act on it (assignee, candidates) and
-   * administrators: the fields of the page its formKey names (修改并重新提交: the start form; none: the start form read-only).
+   * administrators: the fields of the page its formKey names (修改并重新提交: the start form; none: the start form read-only;
+   * `view=1`: all read-only).
    */
   api.get('/workflow/task/form', { config: { auth: 'user' } }, async (req) => {
     const user = req.user!;
@@ -304,7 +305,10 @@ export async function registerWorkflowRoutes(api: FastifyInstance, ctx: ServerCo
     if (!task || !(mayAct(task, user) || isWfAdmin(user))) throw new BizError('任务不存在或无权查看');
     const inst = (await ctx.db.selectFrom('wf_instance').select(['title', 'variables', 'version_id']).where('id', '=', task.instance_id).executeTakeFirstOrThrow()) as Row;
     const { meta } = await loadVersion(ctx.db, str(inst.version_id));
-    const form = await taskForm(ctx, meta, { kind: str(task.kind), form_key: task.form_key as string | null });
+    const q = input(req);
+    const own = await taskForm(ctx, meta, { kind: str(task.kind), form_key: task.form_key as string | null });
+    // `view=1`: every field read-only (e.g. 驳回 shows what is being rejected)
+    const form = q.view === '1' || q.view === 1 ? { ...own, fields: own.fields.map((f) => ({ ...f, readOnly: true })) } : own;
     const data = { ...(typeof inst.variables === 'string' ? JSON.parse(inst.variables) : (inst.variables ?? {})), title: inst.title };
     const values = Object.fromEntries(form.fields.filter((f) => data[f.name] !== undefined).map((f) => [f.name, data[f.name]]));
     return ok({ title: form.title, fields: form.fields, values });

@@ -78,6 +78,9 @@ describe('workflow forms', () => {
       expect(no.message).toContain('无权');
     }
     expect((await as('admin').call('get', `/workflow/task/form?id=${task.id}`)).success).toBe(true);
+    // view=1 (驳回): everything read-only
+    const view = await as('leader').call('get', `/workflow/task/form?id=${task.id}&view=1`);
+    expect(view.result.fields.every((x: any) => x.readOnly)).toBe(true);
   });
 
   it('approve stores the task form’s value in the instance; a gateway condition on it routes', async () => {
