@@ -54,7 +54,7 @@ export async function benchWorkflow(): Promise<Figure[]> {
     const leader = await login(server.url, 'leader');
     log(`starting ${INSTANCES} instances`);
     await closedLoop(4, INSTANCES, async (i) => {
-      const r = await post(server.url, teacher, '/workflow/instance/start', { modelKey: 'contract', title: `合同${i}`, variables: { amount: i } });
+      const r = await post(server.url, teacher, '/workflow/instance/start', { modelKey: 'contract', title: `合同${i}`, variables: { amount: i, reason: '压测' } });
       if (!r.success) throw new Error(r.message);
     });
     const todo = async (page: number) => {

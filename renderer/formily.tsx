@@ -6,6 +6,7 @@ import { allWidgets } from '@widgets/registry';
 import { registerBaseWidgets } from '@widgets/base';
 import '@widgets/index';
 import { evaluate } from '@shared/expr';
+import { presetOf } from '@shared/validation-presets';
 import type { DictOption } from '@core/dict';
 import type { FormFieldSchema, FormSchema } from '@shared/page-schema';
 import type { FormMode } from './ListPage';
@@ -36,6 +37,15 @@ export function schemaField(): SchemaFieldComponent {
 
 const DEFAULT_WIDGET = 'Input';
 
+/** `{ "preset": "money" }`: a validation preset of shared/validation-presets.ts as a pattern rule (the server checks the same one). */
+function presetRule(rule: unknown): unknown {
+  const r = rule as { preset?: unknown; message?: string } | null;
+  const p = r && typeof r === 'object' && typeof r.preset === 'string' ? presetOf(r.preset) : undefined;
+  if (!p) return rule;
+  const { preset: _preset, ...rest } = r as Record<string, unknown>;
+  return { ...rest, pattern: p.pattern, message: r!.message ?? p.message };
+}
+
 /**
  * `layout.labelCol`: the form layout's label columns (of 24). A field spanning n of the grid's columns
  * gets 1/n of them (rounded: the layout's classes are whole columns), so its label is as wide as its
@@ -60,8 +70,10 @@ function fieldSchema(f: FormFieldSchema, dicts: Record<string, DictOption[]>, la
     'x-decorator': 'FormItem',
     'x-decorator-props': f.span && f.span > 1 ? { gridSpan: f.span, ...(spanLabel ? { labelCol: spanLabel, wrapperCol: 24 - spanLabel } : {}) } : undefined,
     'x-component': widget,
-    'x-component-props': { 'aria-label': f.label, ...(f.dict ? { dictCode: f.dict } : {}), ...(widget === 'Select' ? { allowClear: true } : {}), ...f.props },
-    'x-validator': f.rules as ISchema['x-validator'],
+    // `readOnly`: the value drawn as text (Formily's read-pretty); a widget without a text view is disabled
+    ...(f.readOnly ? { 'x-read-pretty': true } : {}),
+    'x-component-props': { 'aria-label': f.label, ...(f.dict ? { dictCode: f.dict } : {}), ...(widget === 'Select' ? { allowClear: true } : {}), ...f.props, ...(f.readOnly ? { disabled: true } : {}) },
+    'x-validator': f.rules?.map(presetRule) as ISchema['x-validator'],
     'x-reactions': Object.keys(reactions).length ? { fulfill: { state: reactions } } : undefined,
   };
 }

@@ -66,6 +66,8 @@ export interface FormFieldSchema {
   /** Only in these modes. */
   modes?: Array<'add' | 'edit' | 'detail'>;
   description?: string;
+  /** Shown, not edited (its value drawn as text); a server checking submitted values ignores it. */
+  readOnly?: boolean;
 }
 
 export interface SubTableSchema {
@@ -450,6 +452,17 @@ export interface FormActionProps {
   submitText?: string;
   /** The fields in a grid of this many columns on wide screens (`span` takes more); one on a phone. */
   formColumns?: 1 | 2 | 3;
+  /** GET `{ fields, values, title? }` (`{field}` from the row): those fields are drawn before `fields`, filled with `values`. */
+  fieldsFrom?: string;
+  /** The loaded fields' (editable) values are sent under this key; without it they are only shown. */
+  fieldsKey?: string;
+}
+
+/** The answer of a `form` action's `fieldsFrom`. */
+export interface LoadedFields {
+  fields: FormFieldSchema[];
+  values?: Record<string, unknown>;
+  title?: string;
 }
 
 /** `pick`: pick rows from a list (a page schema's, or `listUrl` + `columns`), post their ids with the parent's. */

@@ -37,6 +37,7 @@ const FORM_FIELDS: ListEditorField[] = [
   { key: 'label', label: '标签' },
   { key: 'widget', label: '组件', width: 120 },
   { key: 'required', label: '必填', type: 'bool' },
+  { key: 'readOnly', label: '只读', type: 'bool' },
   { key: 'dict', label: '字典', width: 120 },
   { key: 'span', label: '占列', type: 'number', width: 70 },
   { key: 'visible', label: '显示条件', width: 160, placeholder: '{{ 表达式 }}' },

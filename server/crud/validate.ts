@@ -2,8 +2,11 @@ import type { EntityField } from './entity-types.js';
 import { safeRegex } from './safe-regex.js';
 import { coerce } from './query.js';
 import { BizError } from '../http/envelope.js';
-import { presetOf } from '../../shared/validation-presets.js';
+import { lengthError, patternError, rangeError } from '../../shared/form-values.js';
 
+const fail = (message: string | undefined) => {
+  if (message) throw new BizError(message);
+};
 
 const label = (f: EntityField) => f.title ?? f.name;
 
@@ -21,23 +24,13 @@ export function checkValue(f: EntityField, raw: unknown): unknown {
   if (typeof raw === 'object') throw new BizError(`${label(f)}的值格式不正确`);
   const v = coerce(f, typeof raw === 'number' || typeof raw === 'boolean' ? raw : String(raw));
   if (typeof v === 'string' && (f.type === 'string' || f.type === 'text')) {
-    const len = [...v].length;
-    if (f.type === 'string' && len > (f.length ?? 255)) throw new BizError(`${label(f)}最多${f.length ?? 255}个字符`);
-    if (f.pattern && f.pattern !== 'only') {
-      const preset = presetOf(f.pattern);
-      let re: { test(s: string): boolean };
-      try {
-        re = preset?.pattern ?? safeRegex(f.pattern); // an administrator's pattern runs on RE2 (linear time)
-      } catch {
-        re = /[\s\S]*/;
-      }
-      if (!re.test(v)) throw new BizError(`${label(f)}：${f.patternMessage ?? preset?.message ?? '格式不正确'}`);
-    }
+    if (f.type === 'string') fail(lengthError(label(f), v, f.length ?? 255));
+    // an administrator's pattern runs on RE2 (linear time)
+    if (f.pattern && f.pattern !== 'only') fail(patternError(label(f), v, f.pattern, safeRegex, f.patternMessage));
   }
   if (f.type === 'integer' || f.type === 'bigint' || f.type === 'number') {
     const n = Number(v);
-    if (f.min !== undefined && n < f.min) throw new BizError(`${label(f)}不能小于${f.min}`);
-    if (f.max !== undefined && n > f.max) throw new BizError(`${label(f)}不能大于${f.max}`);
+    fail(rangeError(label(f), n, f.min, f.max));
     if (f.type === 'number') {
       const p = f.precision ?? 12;
       const sc = f.scale ?? 2;

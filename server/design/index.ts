@@ -6,12 +6,12 @@ import type { SessionUser } from '../auth/session.js';
 import type { SchemaProblem } from '../crud/entities.js';
 import { BizError, ok } from '../http/envelope.js';
 import { seesEverything } from '../sys/permission-tree.js';
-import { checkPageDoc, loadAllPages, loadPage, PAGE_ALIASES, pageIds } from '../pages/index.js';
+import { checkPageDoc, loadAllPages, loadPage, PAGE_ALIASES, pageIds, servedPages } from '../pages/index.js';
 import { allowedPages, mayReadPage, referencedPages } from '../pages/allowed.js';
 import { newId } from '../util.js';
 import { isExpression, parse, stripBraces } from '../../shared/expr.js';
 import { jsonDiff, jsonMerge3 } from '../../shared/json-diff.js';
-import { fileHashOf, fileTextOf, liveVersions, savedPage, savedPages, VERSION_TABLE } from './store.js';
+import { fileHashOf, fileTextOf, liveVersions, savedPage, VERSION_TABLE } from './store.js';
 
 /**
  * The page designer's API (issue 31): read a page's shipped and saved schemas, validate a draft (the
@@ -50,10 +50,7 @@ function walk(v: unknown, path: string, visit: (v: unknown, key: string, path: s
   if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${path}/${k}`, visit, k, depth + 1);
 }
 
-const loadServed = async (ctx: ServerContext) => {
-  const saved = await savedPages(ctx);
-  return (p: string) => saved.get(PAGE_ALIASES[p] ?? p) ?? loadPage(p, ctx);
-};
+const loadServed = servedPages;
 const alias = (p: string) => PAGE_ALIASES[p] ?? p;
 
 /**

@@ -112,6 +112,15 @@ export function loadAllPages(ctx?: ServerContext, dir = PAGES_DIR): LoadedPage[]
   return pageIds(dir).map((id) => loadPage(id, ctx, dir)!).filter(Boolean);
 }
 
+/**
+ * The loader of the pages as served: a page's live version saved in the page designer, else its file.
+ * One loader for every reader of page schemas (the renderer's route, the designer, workflow forms).
+ */
+export async function servedPages(ctx: ServerContext): Promise<(id: string) => LoadedPage | undefined> {
+  const saved = await savedPages(ctx);
+  return (id: string) => saved.get(PAGE_ALIASES[id] ?? id) ?? loadPage(id, ctx);
+}
+
 const describe = (p: SchemaProblem) => `${p.file} ${p.path}: ${p.reason}`;
 
 export async function registerPages(api: FastifyInstance, ctx: ServerContext): Promise<void> {
@@ -121,10 +130,7 @@ export async function registerPages(api: FastifyInstance, ctx: ServerContext): P
   // page answers exactly like an unknown one (issue 27 rule 9, server/pages/allowed.ts).
   // A version saved in the page designer (server/design) is served instead of its file.
   const alias = (id: string) => PAGE_ALIASES[id] ?? id;
-  const served = async () => {
-    const saved = await savedPages(ctx);
-    return (id: string) => saved.get(alias(id)) ?? loadPage(id, ctx);
-  };
+  const served = () => servedPages(ctx);
   const readable = async (req: FastifyRequest, id: string) => mayReadPage(ctx, req.user!, id, await served(), alias);
 
   api.get('/schema/pages', { config: { auth: 'user' } }, async (req) => {

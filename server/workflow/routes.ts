@@ -7,7 +7,8 @@ import { BizError, ok, page } from '../http/envelope.js';
 import { newId, now } from '../util.js';
 import { registerJobHandler } from '../sys/jobs/handlers.js';
 import { MAX_XML, validateModel } from './engine.js';
-import { actOnTask, ADMIN_PERM, deployModel, fireDueTimers, isWfAdmin, mayAct, reassign, startInstance, withdraw, type Actor, type TaskAction } from './service.js';
+import { actOnTask, activeVersionOf, ADMIN_PERM, deployModel, fireDueTimers, isWfAdmin, loadVersion, mayAct, reassign, startInstance, withdraw, type Actor, type TaskAction } from './service.js';
+import { checkSubmitted, historyForm, pickableForms, ready, startForm, taskForm } from './forms.js';
 
 type Row = Record<string, any>;
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
@@ -52,7 +53,7 @@ async function instanceDetail(db: DB, user: Actor, id: string) {
   const steps = (await db
     .selectFrom('wf_history as h')
     .leftJoin('sys_user as u', 'u.id', 'h.user_id')
-    .select(['h.id', 'h.event', 'h.element_id as elementId', 'h.element_name as elementName', 'h.user_id as userId', 'u.realname as userName', 'h.decision', 'h.comment', 'h.attachments', 'h.time', 'h.duration', 'h.seq'])
+    .select(['h.id', 'h.event', 'h.element_id as elementId', 'h.element_name as elementName', 'h.user_id as userId', 'u.realname as userName', 'h.decision', 'h.comment', 'h.attachments', 'h.form', 'h.time', 'h.duration', 'h.seq'])
     .where('h.instance_id', '=', id)
     .orderBy('h.seq')
     .execute()) as Row[];
@@ -70,7 +71,7 @@ async function instanceDetail(db: DB, user: Actor, id: string) {
     ...inst,
     variables: typeof inst.variables === 'string' ? JSON.parse(inst.variables) : inst.variables,
     xml: version?.xml,
-    steps: steps.filter((s) => s.event !== 'FLOW' && s.event !== 'NODE').map((s) => ({ ...s, action: s.decision ?? s.event })),
+    steps: steps.filter((s) => s.event !== 'FLOW' && s.event !== 'NODE').map((s) => ({ ...s, form: typeof s.form === 'string' ? JSON.parse(s.form) : (s.form ?? undefined), action: s.decision ?? s.event })),
     tasks: tasks.map(({ candidateIds, ...t }) => ({ ...t, candidates: str(candidateIds).split(',').filter(Boolean).length })),
     markers: { done, current },
   };
@@ -188,13 +189,35 @@ export async function registerWorkflowRoutes(api: FastifyInstance, ctx: ServerCo
       .execute();
     return ok(page(rows, rows.length, 1, Math.max(rows.length, 1)));
   });
+  /** A process others may start here: an active version of a model that is not a business record's. */
+  const applicableVersion = async (b: Row) => {
+    const version = await activeVersionOf(ctx.db, { versionId: b.versionId ? str(b.versionId) : undefined, modelKey: b.modelKey ? str(b.modelKey) : undefined });
+    const model = await ctx.db.selectFrom('wf_model').select('biz_type').where('id', '=', version.model_id).executeTakeFirst();
+    if (model?.biz_type) throw new BizError('业务记录的审批请从其业务页面发起');
+    return version;
+  };
+  /** The start form of a process: its fields (the page its formKey names, else the default), to fill in 发起申请. */
+  api.get('/workflow/process/form', { config: { auth: 'user' } }, async (req) => {
+    const version = await applicableVersion(input(req));
+    const form = await startForm(ctx, version.meta);
+    return ok({ title: form.title, fields: form.fields, values: {} });
+  });
   api.post('/workflow/instance/start', { config: { auth: 'user' } }, async (req) => {
     const b = input(req);
-    const variables = b.variables && typeof b.variables === 'object' ? b.variables : Object.fromEntries(Object.entries(b).filter(([k]) => !['id', 'versionId', 'modelKey', 'modelId', 'title', 'bizType', 'bizId'].includes(k)));
     if (b.bizType) throw new BizError('业务记录的审批请从其业务页面发起');
-    const r = await startInstance(ctx, req.user!, { versionId: b.versionId ? str(b.versionId) : undefined, modelKey: b.modelKey ? str(b.modelKey) : undefined, title: str(b.title), variables });
+    const version = await applicableVersion(b);
+    // The start form's values: `form` (the 发起 dialog), `variables`, or the body's own fields (older clients);
+    // checked against the form's fields — anything the form does not name is dropped.
+    const reserved = ['id', 'versionId', 'modelKey', 'modelId', 'bizType', 'bizId', 'form', 'variables'];
+    const submitted = (b.form && typeof b.form === 'object' ? b.form : b.variables && typeof b.variables === 'object' ? b.variables : Object.fromEntries(Object.entries(b).filter(([k]) => !reserved.includes(k)))) as Row;
+    const form = await ready(ctx, await startForm(ctx, version.meta));
+    const values = checkSubmitted(form, { ...(b.title !== undefined ? { title: b.title } : {}), ...submitted });
+    const { title, ...variables } = values;
+    const r = await startInstance(ctx, req.user!, { versionId: version.id, title: str(title ?? b.title), variables, form: historyForm(form, values) });
     return ok(r, '申请已提交');
   });
+  /** The form pages a model's start and task forms may name (the modeler's picker). */
+  api.get('/workflow/forms', { config: { auth: ['workflow:model:edit', 'workflow:model:add'] } }, async (req) => ok(await pickableForms(ctx, req.user!)));
   api.post('/workflow/instance/withdraw', { config: { auth: 'user' } }, async (req) => {
     const b = input(req);
     return ok(await withdraw(ctx, req.user!, str(b.id), str(b.reason), false), '已撤回');
@@ -271,10 +294,29 @@ export async function registerWorkflowRoutes(api: FastifyInstance, ctx: ServerCo
     const { candidateIds, ...rest } = task;
     return ok({ ...rest, canAct: task.status === 'OPEN' && mayAct({ assignee_id: task.assigneeId, candidate_ids: candidateIds }, req.user!), form: detail.variables, instance: detail });
   });
+  /**
+   * A task's form filled with the instance's data, for the one who may act on it (assignee, candidates) and
+   * administrators: the fields of the page its formKey names (修改并重新提交: the start form; none: the start form read-only;
+   * `view=1`: all read-only).
+   */
+  api.get('/workflow/task/form', { config: { auth: 'user' } }, async (req) => {
+    const user = req.user!;
+    const task = (await ctx.db.selectFrom('wf_task').select(['id', 'instance_id', 'kind', 'form_key', 'assignee_id', 'candidate_ids', 'name']).where('id', '=', str(input(req).id)).executeTakeFirst()) as Row | undefined;
+    if (!task || !(mayAct(task, user) || isWfAdmin(user))) throw new BizError('任务不存在或无权查看');
+    const inst = (await ctx.db.selectFrom('wf_instance').select(['title', 'variables', 'version_id']).where('id', '=', task.instance_id).executeTakeFirstOrThrow()) as Row;
+    const { meta } = await loadVersion(ctx.db, str(inst.version_id));
+    const q = input(req);
+    const own = await taskForm(ctx, meta, { kind: str(task.kind), form_key: task.form_key as string | null });
+    // `view=1`: every field read-only (e.g. 驳回 shows what is being rejected)
+    const form = q.view === '1' || q.view === 1 ? { ...own, fields: own.fields.map((f) => ({ ...f, readOnly: true })) } : own;
+    const data = { ...(typeof inst.variables === 'string' ? JSON.parse(inst.variables) : (inst.variables ?? {})), title: inst.title };
+    const values = Object.fromEntries(form.fields.filter((f) => data[f.name] !== undefined).map((f) => [f.name, data[f.name]]));
+    return ok({ title: form.title, fields: form.fields, values });
+  });
   for (const action of ['approve', 'reject', 'transfer', 'addSign', 'comment', 'resubmit'] as const)
     api.post(`/workflow/task/${action}`, { config: { auth: 'user' } }, async (req) => {
       const b = input(req);
-      const a: TaskAction = { action, comment: str(b.comment), attachments: str(b.attachments), target: str(b.target) || undefined, userId: str(b.userId) || undefined, variables: b.variables && typeof b.variables === 'object' ? b.variables : undefined };
+      const a: TaskAction = { action, comment: str(b.comment), attachments: str(b.attachments), target: str(b.target) || undefined, userId: str(b.userId) || undefined, form: b.form && typeof b.form === 'object' ? b.form : undefined, variables: b.variables && typeof b.variables === 'object' ? b.variables : undefined };
       const r = await actOnTask(ctx, req.user!, str(b.id ?? b.taskId), a);
       return ok(r, { approve: '已同意', reject: '已驳回', transfer: '已转办', addSign: '已加签', comment: '已添加意见', resubmit: '已重新提交' }[action]);
     });

@@ -28,7 +28,7 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 const SIZE = { startEvent: [36, 36], endEvent: [36, 36], userTask: [100, 80], exclusiveGateway: [50, 50] } as const;
 
 /** A BPMN file with its diagram (so the modeler and the viewer can draw it). */
-export function buildXml(processId: string, name: string, nodes: N[], flows: F[], defaults: Record<string, string> = {}): string {
+export function buildXml(processId: string, name: string, nodes: N[], flows: F[], defaults: Record<string, string> = {}, processAttrs: Record<string, string> = {}): string {
   const box = (n: N) => {
     const [w, h] = SIZE[n.type];
     const cx = 100 + n.col * 170;
@@ -66,7 +66,7 @@ export function buildXml(processId: string, name: string, nodes: N[], flows: F[]
   });
   return `<?xml version="1.0" encoding="UTF-8"?>
 <definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:bpmndi="http://www.omg.org/spec/BPMN/20100524/DI" xmlns:dc="http://www.omg.org/spec/DD/20100524/DC" xmlns:di="http://www.omg.org/spec/DD/20100524/DI" xmlns:app="${APP_URI}" id="Definitions_${processId}" targetNamespace="${APP_URI}">
-  <process id="${processId}" name="${esc(name)}" isExecutable="true">
+  <process id="${processId}" name="${esc(name)}" isExecutable="true"${Object.entries(processAttrs).map(([k, v]) => ` app:${k}="${esc(v)}"`).join('')}>
     ${el}
     ${fl}
   </process>
@@ -78,6 +78,31 @@ export function buildXml(processId: string, name: string, nodes: N[], flows: F[]
 }
 
 export const SEED_MODELS = [
+  {
+    // 发起申请's general process: its start form and the reviewer's form are page schemas (workflow/forms/*);
+    // the gateway routes on the amount the reviewer approved.
+    key: 'general', name: '通用审批', category: '通用', bizType: '',
+    description: '填写申请（标题、金额、事由、附件）→ 部门领导审核并核定金额；核定金额超过1万元再由财务审核',
+    xml: buildXml(
+      'general', '通用审批',
+      [
+        { id: 'start', type: 'startEvent', name: '提交申请', col: 0 },
+        { id: 'leader', type: 'userTask', name: '部门领导审核', col: 1, attrs: { assignee: 'leader', formKey: 'workflow/forms/GeneralReview' } },
+        { id: 'big', type: 'exclusiveGateway', name: '核定金额超过1万元？', col: 2 },
+        { id: 'finance', type: 'userTask', name: '财务审核', col: 3, row: 1, attrs: { assignee: 'role:finance', formKey: 'workflow/forms/GeneralReview' } },
+        { id: 'end', type: 'endEvent', name: '结束', col: 4 },
+      ],
+      [
+        { id: 'f1', from: 'start', to: 'leader' },
+        { id: 'f2', from: 'leader', to: 'big' },
+        { id: 'f3', from: 'big', to: 'finance', cond: '${approvedAmount > 10000}', name: '是' },
+        { id: 'f4', from: 'big', to: 'end', name: '否' },
+        { id: 'f5', from: 'finance', to: 'end' },
+      ],
+      { big: 'f4' },
+      { formKey: 'workflow/forms/GeneralApply' },
+    ),
+  },
   {
     key: 'lab_reservation', name: '实验室预约审批', category: '实验室', bizType: 'lab_reservation',
     description: '实验室负责人审核；开放时间（第1-8节）以外的预约还需部门领导审批',
@@ -177,4 +202,6 @@ export const workflowSeedSteps: SeedStep[] = [
   { name: 'workflow-dicts', run: seedWorkflow },
   { name: 'workflow-finance-role', demo: true, run: seedFinanceRole },
   { name: 'workflow-models', run: seedModels },
+  // 通用审批 (forms from page schemas) on a database seeded before it existed
+  { name: 'workflow-general-model', run: seedModels },
 ];

@@ -9,6 +9,7 @@ import { notifyUsers } from '../sys/notify.js';
 import { evaluate } from '../../shared/expr.js';
 import { durationMs, runStep, validateModel, type ModelMeta, type StepInput, type StepResult } from './engine.js';
 import { bizHandler } from './business.js';
+import { checkSubmitted, historyForm, missingForms, ready, taskForm, type ReadyForm } from './forms.js';
 
 /**
  * Instances and tasks of the approval workflow. Every change of an instance runs in one transaction
@@ -119,7 +120,7 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 // -------------------------------------------------------------------------------------------- history
 
-interface HistoryEntry { event: string; elementId?: string; elementName?: string; userId?: string; taskId?: string; decision?: string; comment?: string; attachments?: string; duration?: number }
+interface HistoryEntry { event: string; elementId?: string; elementName?: string; userId?: string; taskId?: string; decision?: string; comment?: string; attachments?: string; duration?: number; form?: Record<string, string> }
 interface Pending {
   history: Array<{ instanceId: string; h: HistoryEntry; time: string }>;
   /** Instances whose tasks changed: their to-do candidates (wf_task_user) are rebuilt at the end. */
@@ -167,7 +168,7 @@ async function flush(db: DB): Promise<string[]> {
           last.set(instanceId, seq);
           return {
             id: newId(), instance_id: instanceId, task_id: h.taskId ?? null, element_id: h.elementId ?? null, element_name: h.elementName?.slice(0, 200) ?? null, event: h.event,
-            user_id: h.userId ?? null, decision: h.decision ?? null, comment: h.comment?.slice(0, 1000) ?? null, attachments: h.attachments?.slice(0, 2000) ?? null, time, duration: h.duration ?? null, seq,
+            user_id: h.userId ?? null, decision: h.decision ?? null, comment: h.comment?.slice(0, 1000) ?? null, attachments: h.attachments?.slice(0, 2000) ?? null, form: h.form ? JSON.stringify(h.form) : null, time, duration: h.duration ?? null, seq,
           };
         }),
       )
@@ -327,6 +328,8 @@ export interface StartInput {
   bizId?: string;
   /** The department the business record belongs to, for the `leader` / `secretary` rules (default: the applicant's). */
   orgCode?: string;
+  /** The start form's values as `label → text`, for the history's 发起 step. */
+  form?: Record<string, string>;
 }
 
 /** The newest active (deployed, not suspended) version of a model, by key or id; undefined when there is none. */
@@ -380,7 +383,7 @@ export async function startInstance(ctx: ServerContext, user: Actor & { orgCode:
     };
     await trx.insertInto('wf_instance').values(inst).execute();
     inst.variables = variables;
-    history(trx, id, { event: 'START', elementName: '发起申请', userId: user.id });
+    history(trx, id, { event: 'START', elementName: '发起申请', userId: user.id, form: input.form });
     const s: StepCtx = { ctx, trx, inst, version, actor: user, pushes };
     const input2 = await stepInput(s, true);
     const res = await runStep(input2, undefined, true);
@@ -405,7 +408,9 @@ export interface TaskAction {
   target?: string;
   /** transfer / addSign: the user. */
   userId?: string;
-  /** resubmit: the corrected form. */
+  /** resubmit: the corrected start form; approve: the task form's values (checked against the form's fields). */
+  form?: Row;
+  /** Older clients' name of `form` for resubmit. */
   variables?: Row;
 }
 
@@ -415,6 +420,12 @@ export const mayAct = (task: Row, user: Actor) => task.assignee_id === user.id |
 export async function actOnTask(ctx: ServerContext, user: Actor, taskId: string, a: TaskAction): Promise<{ status: string; already?: boolean }> {
   const comment = str(a.comment).trim().slice(0, 1000);
   const attachments = str(a.attachments).trim().slice(0, 2000);
+  // The task's form, read before the transaction (its page and dictionaries come through the server's connection).
+  let taskFormDef: ReadyForm | undefined;
+  if (a.action === 'approve' || (a.action === 'resubmit' && (a.form ?? a.variables) !== undefined)) {
+    const t = (await ctx.db.selectFrom('wf_task as t').innerJoin('wf_instance as i', 'i.id', 't.instance_id').select(['t.kind', 't.form_key', 'i.version_id']).where('t.id', '=', taskId).executeTakeFirst()) as Row | undefined;
+    if (t) taskFormDef = await ready(ctx, await taskForm(ctx, (await loadVersion(ctx.db, str(t.version_id))).meta, t));
+  }
   return withPushes(ctx, async (trx, pushes) => {
     const task = (await trx.selectFrom('wf_task').selectAll().where('id', '=', taskId).forUpdate().executeTakeFirst()) as Row | undefined;
     if (!task) throw new BizError('任务不存在');
@@ -469,12 +480,18 @@ export async function actOnTask(ctx: ServerContext, user: Actor, taskId: string,
       }
       case 'resubmit': {
         if (task.kind !== 'RESUBMIT') throw new BizError('只有退回的申请可以重新提交');
+        // The corrected start form over the current data (checked like a start); nothing sent: the application as it was.
+        const submitted = a.form ?? a.variables;
+        const form = submitted === undefined ? undefined : taskFormDef;
+        const changed = form ? checkSubmitted(form, { ...variablesOf(inst), title: inst.title, ...cleanVariables(submitted) }) : {};
         await finish('resubmit');
-        const variables = a.variables ? { ...variablesOf(inst), ...cleanVariables(a.variables) } : variablesOf(inst);
+        const { title: newTitle, ...rest } = changed;
+        const variables = { ...variablesOf(inst), ...rest };
         inst.variables = variables;
         inst.round = Number(inst.round) + 1;
-        await trx.updateTable('wf_instance').set({ status: 'RUNNING', variables: JSON.stringify(variables), round: inst.round, end_reason: null }).where('id', '=', inst.id).execute();
-        await log('RESUBMIT', 'resubmit');
+        if (typeof newTitle === 'string' && newTitle.trim()) inst.title = newTitle.trim().slice(0, 200);
+        await trx.updateTable('wf_instance').set({ status: 'RUNNING', variables: JSON.stringify(variables), title: inst.title, round: inst.round, end_reason: null }).where('id', '=', inst.id).execute();
+        await log('RESUBMIT', 'resubmit', { form: form ? historyForm(form, changed) : undefined });
         await bizHandler(inst.biz_type)?.onEnd?.(ctx, trx, inst, 'PENDING', user);
         const input = await stepInput(s, true);
         await persist(s, await runStep(input, undefined, true), input);
@@ -484,8 +501,18 @@ export async function actOnTask(ctx: ServerContext, user: Actor, taskId: string,
       case 'reject': {
         if (task.kind === 'RESUBMIT') throw new BizError('请重新提交或撤回申请');
         if (a.action === 'reject' && !comment) throw new BizError('请填写驳回原因');
+        // Approve: the task form's editable values join the instance's data (gateway conditions see them).
+        let form: Record<string, string> | undefined;
+        if (a.action === 'approve' && taskFormDef) {
+          const values = checkSubmitted(taskFormDef, cleanVariables(a.form), variablesOf(inst));
+          if (Object.keys(values).length) {
+            inst.variables = { ...variablesOf(inst), ...values };
+            await trx.updateTable('wf_instance').set({ variables: JSON.stringify(inst.variables) }).where('id', '=', inst.id).execute();
+            form = historyForm(taskFormDef, values);
+          }
+        }
         await finish(a.action);
-        await log('TASK', a.action);
+        await log('TASK', a.action, { form });
         if (task.kind === 'ADDSIGN' || (await hasOpenSiblings(trx, task))) {
           // An added signer's vote: a reject returns the application; an approve waits for the others of the group.
           if (a.action === 'reject') return reject(s, task, a.target, comment);
@@ -681,6 +708,12 @@ async function leadersOf(db: DB, userId: string): Promise<string[]> {
 // ------------------------------------------------------------------------------------------ models
 
 export async function deployModel(ctx: ServerContext, user: Actor, modelId: string, xmlIn?: string) {
+  // The model's forms must be form pages (checked before the transaction: pages are read through the server's connection).
+  const stored = xmlIn === undefined ? await ctx.db.selectFrom('wf_model').select('xml').where('id', '=', modelId).executeTakeFirst() : undefined;
+  if (xmlIn === undefined && !stored) throw new BizError('模型不存在');
+  const given = xmlIn ?? str(stored?.xml);
+  const missing = await missingForms(ctx, await validateModel(given));
+  if (missing) throw new BizError(`部署失败：${missing}`);
   const run = async (trx: DB) => {
     const model = (await trx.selectFrom('wf_model').selectAll().where('id', '=', modelId).forUpdate().executeTakeFirst()) as Row | undefined;
     if (!model) throw new BizError('模型不存在');

@@ -111,7 +111,7 @@ describe('我的待办 and its count', () => {
     const base = await count('leader');
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const r = await as('teacher').call('post', '/workflow/instance/start', { modelKey: 'contract', title: `计数${i}`, variables: { amount: i } });
+      const r = await as('teacher').call('post', '/workflow/instance/start', { modelKey: 'contract', title: `计数${i}`, variables: { amount: i, reason: '测试' } });
       expect(r.success, r.message).toBe(true);
       ids.push(r.result.id);
     }

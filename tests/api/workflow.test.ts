@@ -41,7 +41,7 @@ async function act(user: string, action: string, body: Record<string, unknown>) 
   return as(user).call('post', `/workflow/task/${action}`, body);
 }
 async function start(amount: number) {
-  const r = await as('teacher').call('post', '/workflow/instance/start', { versionId, title: `报销${amount}`, variables: { amount } });
+  const r = await as('teacher').call('post', '/workflow/instance/start', { versionId, title: `报销${amount}`, variables: { amount, reason: '测试' } });
   expect(r.success, r.message).toBe(true);
   return r.result.id as string;
 }

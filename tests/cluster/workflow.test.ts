@@ -31,7 +31,7 @@ describe('approval workflow on two servers', () => {
     await db.connect();
     try {
       for (let i = 0; i < 3; i++) {
-        const started = await call(a.url, 'POST', '/workflow/instance/start', { token: teacher.token, body: { modelKey: 'contract', title: `合同${i}`, variables: { amount: 1 } } });
+        const started = await call(a.url, 'POST', '/workflow/instance/start', { token: teacher.token, body: { modelKey: 'contract', title: `合同${i}`, variables: { amount: 1, reason: '集群测试' } } });
         expect(started.json.success, started.json.message).toBe(true);
         const id = started.json.result.id as string;
         const todo = await call(b.url, 'GET', '/workflow/task/todo?pageSize=100', { token: lb.token });

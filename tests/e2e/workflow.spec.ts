@@ -100,12 +100,16 @@ test('审批流程: draw and deploy a model, apply, reject once, resubmit, pass,
     await dialog.locator('.ant-formily-item').filter({ hasText: '申请标题' }).locator('input').fill(`${NAME} 设备采购`);
     await dialog.locator('.ant-formily-item').filter({ hasText: '金额' }).locator('input').fill('5000');
     await dialog.locator('.ant-formily-item').filter({ hasText: '申请事由' }).locator('textarea').fill('实验室采购示波器');
-    await ok(dialog);
+    await dialog.getByRole('button', { name: '提交申请' }).click();
     await expect(page.getByText('申请已提交')).toBeVisible({ timeout: 20_000 });
   });
 
   await asUser(browser, 'leader', (page) => actOnTodo(page, '驳回', (d) => d.locator('textarea').first().fill('请附报价单')));
-  await asUser(browser, 'teacher', (page) => actOnTodo(page, '重新提交', (d) => d.locator('textarea').first().fill('已附报价单')));
+  await asUser(browser, 'teacher', (page) => actOnTodo(page, '重新提交', async (d) => {
+    // the start form comes filled with the application (a form loaded from the server), then 说明
+    await expect(d.locator('.ant-formily-item').filter({ hasText: '申请标题' }).locator('input')).toHaveValue(`${NAME} 设备采购`, { timeout: 20_000 });
+    await d.locator('.ant-formily-item').filter({ hasText: '说明' }).locator('textarea').fill('已附报价单');
+  }));
   for (const user of ['leader', 'secretary', 'supervisor', 'deptadmin']) await asUser(browser, user, (page) => actOnTodo(page, '同意'));
 
   await asUser(browser, 'teacher', async (page) => {

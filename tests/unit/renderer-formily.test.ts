@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createForm } from '@formily/core';
 import { toFormilySchema } from '../../renderer/formily';
 
 type Props = Record<string, { 'x-decorator-props'?: Record<string, unknown> }>;
@@ -23,5 +24,19 @@ describe('form schema → Formily', () => {
   it('a one-column form, or one drawn without a layout, leaves the labels to the layout', () => {
     expect(grid(toFormilySchema({ columns: 1, fields }, 'add', {}, 5)).properties.description!['x-decorator-props']).toEqual({ gridSpan: 2 });
     expect(grid(toFormilySchema({ columns: 2, fields }, 'add', {})).properties.description!['x-decorator-props']).toEqual({ gridSpan: 2 });
+  });
+
+  it('a read-only field is drawn as text and disabled; a preset rule checks like the server', async () => {
+    const g = grid(toFormilySchema({ fields: [{ name: 'amount', label: '金额', readOnly: true }, { name: 'money', label: '金额', rules: [{ preset: 'money' }] }] }, 'add', {})) as any;
+    expect(g.properties.amount['x-read-pretty']).toBe(true);
+    expect(g.properties.amount['x-component-props'].disabled).toBe(true);
+    const form = createForm();
+    const field = form.createField({ name: 'money', validator: g.properties.money['x-validator'] });
+    await field.onInput('1.234');
+    await field.validate().catch(() => undefined); // refused: validate throws, the message is on the field
+    expect(field.selfErrors).toEqual(['请输入正确的金额']);
+    await field.onInput('12.5');
+    await field.validate();
+    expect(field.selfErrors).toEqual([]);
   });
 });

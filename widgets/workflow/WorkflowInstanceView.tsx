@@ -27,7 +27,7 @@ export const durationText = (ms: unknown) => {
   return h < 24 ? `${h}小时${m % 60 ? `${m % 60}分` : ''}` : `${Math.floor(h / 24)}天${h % 24 ? `${h % 24}小时` : ''}`;
 };
 
-interface Step { id: string; event: string; elementName?: string; userName?: string; decision?: string; comment?: string; attachments?: string; time: string; duration?: number }
+interface Step { id: string; event: string; elementName?: string; userName?: string; decision?: string; comment?: string; attachments?: string; time: string; duration?: number; form?: Record<string, string> }
 interface Detail { id: string; title: string; modelName: string; version: number; applicantName: string; status: string; currentNodes?: string; startTime: string; endTime?: string; endReason?: string; xml?: string; steps: Step[]; markers: { done: string[]; current: string[] }; variables?: Record<string, unknown> }
 
 /**
@@ -89,6 +89,16 @@ export function WorkflowInstanceView({ record, idField, bizType }: { record?: Re
                 {s.userName ?? '系统'} · {s.time}
                 {durationText(s.duration) ? ` · 用时${durationText(s.duration)}` : ''}
               </Typography.Text>
+              {s.form && Object.keys(s.form).length ? (
+                <div data-testid="wf-step-form">
+                  {Object.entries(s.form).map(([label, text]) => (
+                    <div key={label}>
+                      <Typography.Text type="secondary">{label}：</Typography.Text>
+                      {text}
+                    </div>
+                  ))}
+                </div>
+              ) : null}
               {s.comment ? <div>意见：{s.comment}</div> : null}
               {s.attachments ? (
                 <div>

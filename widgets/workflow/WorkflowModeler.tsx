@@ -44,6 +44,10 @@ export function WorkflowModeler({ record, onDone }: { record: Record<string, any
   const [el, setEl] = useState<El | null>(null);
   const [, force] = useState(0);
   const [busy, setBusy] = useState(false);
+  const [forms, setForms] = useState<Array<{ id: string; title: string }>>([]);
+  useEffect(() => {
+    void http.get<Array<{ id: string; title: string }>>('/workflow/forms').then((r) => r.success && setForms(r.result ?? []));
+  }, []);
 
   const { id: modelId, modelKey, name } = record as { id: string; modelKey: string; name: string };
   useEffect(() => {
@@ -57,6 +61,7 @@ export function WorkflowModeler({ record, onDone }: { record: Record<string, any
       const r = await http.get('/workflow/model/queryById', { id: modelId });
       await m.importXML(r.result?.xml || EMPTY(modelKey, name));
       (m.get('canvas') as any).zoom('fit-viewport');
+      force((n) => n + 1); // the panel reads the imported process (its start form)
       m.on('selection.changed', (e: any) => setEl(e.newSelection?.length === 1 ? e.newSelection[0] : null));
       m.on('element.changed', () => force((n) => n + 1));
     })();
@@ -68,6 +73,26 @@ export function WorkflowModeler({ record, onDone }: { record: Record<string, any
 
   const bo = el?.businessObject;
   const update = (props: Record<string, unknown>) => el && (modeler.current.get('modeling') as any).updateProperties(el, props);
+  // The process itself (nothing selected): its start form.
+  const root = modeler.current?.get('canvas').getRootElement() as El | undefined;
+  const rootForm: string | undefined = root?.businessObject?.get?.('app:formKey') || undefined;
+  /** A form page picker: the form pages this author may name (a value naming no such page shows as such; deploy refuses it). */
+  const formPicker = (value: string | undefined, onChange: (v: string | undefined) => void, testId: string, placeholder: string) => (
+    <Select
+      allowClear
+      showSearch
+      optionFilterProp="label"
+      popupMatchSelectWidth={false}
+      value={value}
+      placeholder={placeholder}
+      onChange={(v) => onChange(v || undefined)}
+      options={[
+        ...forms.map((f) => ({ value: f.id, label: `${f.title}（${f.id}）` })),
+        ...(value && !forms.some((f) => f.id === value) ? [{ value, label: `${value}（页面不存在）` }] : []),
+      ]}
+      data-testid={testId}
+    />
+  );
   const assignee: string = bo?.get?.('app:assignee') ?? '';
   const kind = assignee.includes(':') ? assignee.slice(0, assignee.indexOf(':')) : assignee;
   const arg = assignee.includes(':') ? assignee.slice(assignee.indexOf(':') + 1) : '';
@@ -103,7 +128,12 @@ export function WorkflowModeler({ record, onDone }: { record: Record<string, any
       <div ref={box} className="wf-diagram wf-modeler" style={{ flex: '1 1 560px', minWidth: 300 }} />
       <Card size="small" title="属性" style={{ flex: '0 1 300px', minWidth: 260 }}>
         {!el ? (
-          <Typography.Text type="secondary">选择一个节点或连线以设置其属性</Typography.Text>
+          <Form layout="vertical" size="small">
+            <Typography.Paragraph type="secondary">选择一个节点或连线以设置其属性。</Typography.Paragraph>
+            <Form.Item label="发起表单（页面）" extra="发起申请时填写的表单；不选：通用申请表单">
+              {formPicker(rootForm, (v) => root && (modeler.current.get('modeling') as any).updateProperties(root, { 'app:formKey': v }), 'wf-prop-start-form', '通用申请表单')}
+            </Form.Item>
+          </Form>
         ) : (
           <Form layout="vertical" size="small">
             <Form.Item label="名称">
@@ -129,8 +159,8 @@ export function WorkflowModeler({ record, onDone }: { record: Record<string, any
                     data-testid="wf-prop-countersign"
                   />
                 </Form.Item>
-                <Form.Item label="表单（页面）">
-                  <Input value={bo.get('app:formKey') ?? ''} onChange={(e) => update({ 'app:formKey': e.target.value || undefined })} placeholder="如 workflow/forms/Expense" />
+                <Form.Item label="任务表单（页面）" extra="办理时填写或查看的表单；不选：只读显示申请内容">
+                  {formPicker(bo.get('app:formKey') || undefined, (v) => update({ 'app:formKey': v }), 'wf-prop-form', '申请内容（只读）')}
                 </Form.Item>
                 <Form.Item label="办理期限（如 PT24H、P3D）">
                   <Input value={bo.get('app:dueTime') ?? ''} onChange={(e) => update({ 'app:dueTime': e.target.value || undefined })} />
