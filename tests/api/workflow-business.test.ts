@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import { apiCalls, startTestServer, type TestServer } from '../helpers/server.js';
+import { apiCalls, fileTestServer } from '../helpers/server.js';
 
 /**
  * 审批流程 (issue 28), the business side: 合同审批 started from 合同管理 (department leader → 财务 → countersign
  * of two, the contract's status following it), the header's to-do count and 我的待办 kept by wf_task_user.
  */
-let s: TestServer;
-const tokens: Record<string, string> = {};
-const as = (u: string) => apiCalls(() => s, () => tokens[u]!);
+const s = fileTestServer(['admin', 'teacher', 'leader', 'deptadmin', 'supervisor', 'secretary']);
+const as = (u: string) => apiCalls(() => s, () => s.tok[u]!);
 const todo = (u: string) => as(u).list('/workflow/task/todo?pageSize=100');
 const count = async (u: string) => {
   const r = await as(u).call('get', '/workflow/task/todoCount');
@@ -25,12 +24,6 @@ async function newContract(no: string, amount: number) {
   expect(r.success, r.message).toBe(true);
   return (await contractOf(no)).id as string;
 }
-
-beforeAll(async () => {
-  s = await startTestServer();
-  for (const u of ['admin', 'teacher', 'leader', 'deptadmin', 'supervisor', 'secretary']) tokens[u] = await s.login(u);
-}, 120_000);
-afterAll(async () => s?.close());
 
 describe('合同审批 from 合同管理', () => {
   it('runs leader → finance → countersign of two; the contract becomes 生效 and shows its approval', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCalls, startTestServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiCalls, fileTestServer } from '../helpers/server.js';
 import { buildXml } from '../../server/workflow/seed.js';
 
 /**
@@ -7,9 +7,8 @@ import { buildXml } from '../../server/workflow/seed.js';
  * (workflow/forms/*); the scoped routes serve their fields, the server checks what is submitted against them,
  * merges it into the instance's data (gateway conditions see it) and records it in the history.
  */
-let s: TestServer;
-const tokens: Record<string, string> = {};
-const as = (u: string) => apiCalls(() => s, () => tokens[u]!);
+const s = fileTestServer(['admin', 'teacher', 'teacher2', 'leader', 'secretary', 'deptadmin']);
+const as = (u: string) => apiCalls(() => s, () => s.tok[u]!);
 let general = '';
 
 const processes = async () => as('teacher').list('/workflow/process/list');
@@ -19,11 +18,8 @@ const detail = async (id: string) => (await as('admin').call('get', `/workflow/i
 const start = (form: Record<string, unknown>) => as('teacher').call('post', '/workflow/instance/start', { versionId: general, form });
 
 beforeAll(async () => {
-  s = await startTestServer();
-  for (const u of ['admin', 'teacher', 'teacher2', 'leader', 'secretary', 'deptadmin']) tokens[u] = await s.login(u);
   general = (await processes()).find((p) => p.modelKey === 'general')?.versionId;
 }, 120_000);
-afterAll(async () => s?.close());
 
 describe('workflow forms', () => {
   it('the start form of 通用审批 is its page’s fields; a business process cannot be started here', async () => {
