@@ -174,21 +174,22 @@ function NoLessonNow({ scan }: { scan: ScanAnswer }) {
 type Leaf = IndexSystem['indexes'][number];
 
 /**
- * The scores being typed, outside React state: a score typed redraws its own row and the bar (which subscribe
- * here), not the whole form (issue 30 bench: score → total ≤ 50 ms at 4× CPU). The draft (ref) stays the truth.
+ * A value outside React state that the parts showing it subscribe to: the scores being typed (a score typed
+ * redraws its own row and the bar, not the whole form — issue 30 bench: score → total ≤ 50 ms at 4× CPU; the
+ * draft ref stays the truth) and the sync state (已同步 → 未同步 on the first score typed redraws the head only).
  */
-interface ScoreStore {
-  scores: Record<string, string>;
-  set(scores: Record<string, string>): void;
+interface Store<T> {
+  value: T;
+  set(value: T): void;
   subscribe(listener: () => void): () => void;
 }
-function scoreStore(scores: Record<string, string>): ScoreStore {
+function valueStore<T>(value: T): Store<T> {
   const listeners = new Set<() => void>();
-  const store: ScoreStore = {
-    scores,
+  const store: Store<T> = {
+    value,
     set(next) {
-      if (next === store.scores) return;
-      store.scores = next;
+      if (Object.is(next, store.value)) return;
+      store.value = next;
       listeners.forEach((l) => l());
     },
     subscribe(listener) {
@@ -198,10 +199,11 @@ function scoreStore(scores: Record<string, string>): ScoreStore {
   };
   return store;
 }
+type ScoreStore = Store<Record<string, string>>;
 
 /** One index: its name and maximum, the score box (number keypad; Enter → the next unscored one) and its problem. Redrawn only when its own score changes. */
 const ScoreItem = memo(function ScoreItem({ leaf: l, store, onEdit, register, onNext }: { leaf: Leaf; store: ScoreStore; onEdit: (id: string, text: string) => void; register: (id: string, el: HTMLInputElement | null) => void; onNext: (id: string) => void }) {
-  const text = useSyncExternalStore(store.subscribe, () => store.scores[l.id] ?? '');
+  const text = useSyncExternalStore(store.subscribe, () => store.value[l.id] ?? '');
   const problem = scoreProblem(l, text.trim() === '' ? null : text);
   return (
     <div className={`lm-item${problem ? ' lm-item-error' : ''}`} data-testid="lm-item">
@@ -319,7 +321,8 @@ function startOf(draftKey: string, lesson: LessonToday, givenRecord?: Record<str
 }
 
 /** The lesson and the sync state: redrawn when those change, not on every score typed. */
-const Head = memo(function Head({ lesson, sync, syncError, online }: { lesson: LessonToday; sync: Sync; syncError?: string; online: boolean }) {
+const Head = memo(function Head({ lesson, syncStore, syncError, online }: { lesson: LessonToday; syncStore: Store<Sync>; syncError?: string; online: boolean }) {
+  const sync = useSyncExternalStore(syncStore.subscribe, () => syncStore.value);
   return (
     <section className="lm-head">
       <div className="lm-head-row">
@@ -346,7 +349,7 @@ const Head = memo(function Head({ lesson, sync, syncError, online }: { lesson: L
 
 /** The sticky bar: the running total, the grade once complete, 下一项 and 提交 — what a score typed redraws, with its own row. */
 const Bar = memo(function Bar({ system, store, submitting, onNext, onSubmit }: { system: IndexSystem; store: ScoreStore; submitting: boolean; onNext: () => void; onSubmit: () => void }) {
-  const scores = useSyncExternalStore(store.subscribe, () => store.scores);
+  const scores = useSyncExternalStore(store.subscribe, () => store.value);
   const { total, scored, leaves, grade: band } = useMemo(() => mobileSummary(system, scores), [system, scores]);
   const grade = band?.grade;
   const gradeLabel = band?.label;
@@ -378,8 +381,9 @@ function Scoring({ lesson, userId, given, givenRecord }: { lesson: LessonToday; 
   const [system, setSystem] = useState<IndexSystem | undefined>(given);
   const [draft, setDraftState] = useState<LocalDraft<MobileValues> | undefined>(start.draft);
   const draftRef = useRef<LocalDraft<MobileValues> | undefined>(start.draft);
-  const [store] = useState(() => scoreStore(start.draft?.values.scores ?? {}));
-  const [sync, setSync] = useState<Sync>(start.sync);
+  const [store] = useState<ScoreStore>(() => valueStore(start.draft?.values.scores ?? {}));
+  const [syncStore] = useState(() => valueStore<Sync>(start.sync));
+  const setSync = syncStore.set;
   const [syncError, setSyncError] = useState<string>();
   const [online, setOnline] = useState(() => navigator.onLine);
   const [done, setDone] = useState<{ recordNo?: string }>();
@@ -484,7 +488,7 @@ function Scoring({ lesson, userId, given, givenRecord }: { lesson: LessonToday; 
     } finally {
       flying.current = undefined;
     }
-  }, [system, lesson, setDraft]);
+  }, [system, lesson, setDraft, setSync]);
 
   // Network comes and goes: sync on its return.
   useEffect(() => {
@@ -517,7 +521,7 @@ function Scoring({ lesson, userId, given, givenRecord }: { lesson: LessonToday; 
       clearTimeout(timer.current);
       timer.current = setTimeout(() => void syncRef.current(), SYNC_DELAY);
     },
-    [setDraft],
+    [setDraft, setSync],
   );
   useEffect(() => () => clearTimeout(timer.current), []);
   const editScore = useCallback((id: string, text: string) => edit((v) => ({ scores: { ...v.scores, [id]: text } }), false), [edit]);
@@ -562,7 +566,7 @@ function Scoring({ lesson, userId, given, givenRecord }: { lesson: LessonToday; 
   focusNextRef.current = (from?: string) => {
     const order = groups.flatMap((g) => g.items.map((l) => l.id)); // as shown
     const start = from ? order.indexOf(from) + 1 : 0;
-    const nextId = [...order.slice(start), ...order.slice(0, start)].find((id) => !(store.scores[id] ?? '').trim()) ?? order[start];
+    const nextId = [...order.slice(start), ...order.slice(0, start)].find((id) => !(store.value[id] ?? '').trim()) ?? order[start];
     const el = nextId ? inputs.current.get(nextId) : undefined;
     el?.focus();
     el?.scrollIntoView({ block: 'center', behavior: 'smooth' });
@@ -571,7 +575,7 @@ function Scoring({ lesson, userId, given, givenRecord }: { lesson: LessonToday; 
   submitRef.current = submit;
   async function submit() {
     setSubmitError(undefined);
-    const problems = scoreProblems(leaves, Object.entries(store.scores).map(([indexId, score]) => ({ indexId, score: score.trim() === '' ? null : score })), true);
+    const problems = scoreProblems(leaves, Object.entries(store.value).map(([indexId, score]) => ({ indexId, score: score.trim() === '' ? null : score })), true);
     const msg = scoreMessage(problems);
     if (msg) {
       setSubmitError(msg);
@@ -609,7 +613,7 @@ function Scoring({ lesson, userId, given, givenRecord }: { lesson: LessonToday; 
 
   return (
     <div className="lecture-mobile" data-testid="lecture-mobile">
-      <Head lesson={lesson} sync={sync} syncError={syncError} online={online} />
+      <Head lesson={lesson} syncStore={syncStore} syncError={syncError} online={online} />
 
       <Counts actualCount={v.actualCount} lateCount={v.lateCount} topic={v.topic} edit={edit} />
 
