@@ -45,9 +45,9 @@ self.addEventListener('message', (e) => {
       Promise.all([
         // The app's page (the same for every route), for a navigation without network.
         c.match('/__shell').then((hit) => hit || fetch('/').then((res) => (res.ok ? c.put('/__shell', res) : undefined))).catch(() => undefined),
-        // The page of a light entry that sent this list (its files are in it).
+        // The page of a light entry that sent this list (its files are in it); online navigations keep it fresh.
         typeof d.page === 'string' && PAGES[d.page]
-          ? fetch(d.page).then((res) => (res.ok ? c.put(PAGES[d.page], res) : undefined)).catch(() => undefined)
+          ? c.match(PAGES[d.page]).then((hit) => hit || fetch(d.page).then((res) => (res.ok ? c.put(PAGES[d.page], res) : undefined))).catch(() => undefined)
           : undefined,
         ...assets.map((u) => c.match(u).then((hit) => hit || c.add(u).catch(() => undefined))),
       ]),
