@@ -1,4 +1,4 @@
-import { defineConfig, minifySync, transformWithOxc, type Plugin } from 'vite';
+import { build, defineConfig, minifySync, transformWithOxc, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -52,21 +52,28 @@ const ANTD_TABLE = new RegExp(
  * (docs/architecture.md, "antd styles"). With them, that theme's map token as `virtual:antd-map-token`
  * (core/theme.ts `withBuiltMapToken`). Empty and null in development, where antd does both itself.
  */
-export function antdStaticStyles(): Plugin {
+const builtStyles = new Map<string, string>(); // generated once per process and component list
+/** `only`: just these components' styles (the light entry's, `scanEntry`); the others are generated in the browser when used. */
+export function antdStaticStyles(only?: string[]): Plugin {
   const ids: Record<string, string> = { 'virtual:antd-static.css': '', 'virtual:antd-map-token': 'export default null;' };
-  let build = false;
+  let isBuild = false;
   return {
     name: 'antd-static-styles',
-    configResolved: (config) => void (build = config.command === 'build'),
+    configResolved: (config) => void (isBuild = config.command === 'build'),
     buildStart() {
-      if (!build) return;
-      const out = execFileSync(process.execPath, ['--import', 'tsx', dir('./scripts/antd-styles.tsx')], {
-        cwd: dir('.'),
-        env: { ...process.env, NODE_ENV: 'production' },
-        maxBuffer: 64 << 20,
-        encoding: 'utf8',
-      });
-      const { css, mapToken } = JSON.parse(out) as { css: string; mapToken: unknown };
+      if (!isBuild) return;
+      const key = only?.join(',') ?? '';
+      if (!builtStyles.has(key))
+        builtStyles.set(
+          key,
+          execFileSync(process.execPath, ['--import', 'tsx', dir('./scripts/antd-styles.tsx')], {
+            cwd: dir('.'),
+            env: { ...process.env, NODE_ENV: 'production', ANTD_STYLES_ONLY: key },
+            maxBuffer: 64 << 20,
+            encoding: 'utf8',
+          }),
+        );
+      const { css, mapToken } = JSON.parse(builtStyles.get(key)!) as { css: string; mapToken: unknown };
       ids['virtual:antd-static.css'] = css;
       ids['virtual:antd-map-token'] = `export default ${JSON.stringify(mapToken)};`;
     },
@@ -81,18 +88,19 @@ export function antdStaticStyles(): Plugin {
  * long before the entry's module graph has been downloaded and compiled. The server allows it by its
  * hash (server/app.ts).
  */
-export async function earlyRequestsScript(base = apiBase): Promise<string> {
+export async function earlyRequestsScript(base = apiBase, routeOnly = false): Promise<string> {
   const file = dir('./core/session/early-requests.ts');
   const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file, { lang: 'ts' });
-  return minifySync(file.replace(/\.ts$/, '.js'), code.replaceAll('__API_BASE__', JSON.stringify(base))).code.trim();
+  return minifySync(file.replace(/\.ts$/, '.js'), code.replaceAll('__API_BASE__', JSON.stringify(base)).replaceAll('__EARLY_ROUTE_ONLY__', String(routeOnly))).code.trim();
 }
 
-function earlyRequests(): Plugin {
+/** `routeOnly`: a light entry's page (no menu or notices: only GET /schema/route). */
+function earlyRequests(routeOnly = false): Plugin {
   return {
     name: 'early-requests',
     transformIndexHtml: {
       order: 'post',
-      handler: async () => [{ tag: 'script', children: await earlyRequestsScript(), injectTo: 'head-prepend' }],
+      handler: async () => [{ tag: 'script', children: await earlyRequestsScript(apiBase, routeOnly), injectTo: 'head-prepend' }],
     },
   };
 }
@@ -119,7 +127,7 @@ function inlineFavicon(): Plugin {
  * ~0.2 s of a phone's first visit at 1.6 Mbit/s (issue 30 bench); gzip at level 9 for browsers that send no `br` (Chrome asks for it over HTTPS and on localhost only).
  * A compressed file no smaller than its source is not written.
  */
-const FIRST_VISIT = /^assets\/(index|boot|react|antd|antd-page|renderer)-[\w-]{8}\.(js|css)$/;
+const FIRST_VISIT = /^assets\/(index|boot|react|antd|antd-page|renderer|scan|scan-react|scan-antd)-[\w-]{8}\.(js|css)$/;
 
 function precompress(): Plugin {
   const br = promisify(brotliCompress);
@@ -155,8 +163,67 @@ const reactRouterProduction = [
   { find: /^react-router\/dom$/, replacement: dir('./node_modules/react-router/dist/production/dom-export.mjs') },
 ];
 
+/**
+ * The light entry of 扫码听课 (scan.html → app/scan.tsx; docs/decisions.md): built right after the main build
+ * into the same dist/, with chunks of its own — only the React, antd and app code that page draws (the
+ * widget included), none of the main shell's: few files, all named by its HTML, so they download in
+ * parallel from the start. The server sends dist/scan.html for a direct visit to /lecture/scan (server/app.ts).
+ */
+const SCAN_COMPONENTS = ['Alert', 'Button', 'Input', 'Modal', 'Result', 'Spin', 'Tag'];
+
+function scanEntry(shared: () => UserConfig): Plugin {
+  return {
+    name: 'scan-entry',
+    apply: 'build',
+    async closeBundle() {
+      const base = shared();
+      await build({
+        ...base,
+        configFile: false,
+        root: dir('.'),
+        // antd's pre-built styles of the components this page draws only (~1/5 of the shell's): the rest, if ever
+        // drawn (a dialog of a fallback page), are generated in the browser as usual.
+        plugins: [react(), antdStaticStyles(SCAN_COMPONENTS), earlyRequests(true), inlineFavicon(), precompress()],
+        build: {
+          ...base.build,
+          emptyOutDir: false,
+          rolldownOptions: {
+            input: dir('./scan.html'),
+            // The widget is imported by the entry and, lazily, by the widget registry: expected here (app/scan.tsx).
+            checks: { ineffectiveDynamicImport: false },
+            output: {
+              codeSplitting: {
+                groups: [
+                  { name: 'scan-react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|dayjs|jotai)[\\/]/, priority: 40 },
+                  { name: 'scan-antd', test: /node_modules[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/, tags: ['$initial'], priority: 30 },
+                  // The rest of what the page needs (the app's modules, axios) in one file: on HTTP/1.1 with a 150 ms round
+                  // trip, a file more is a round trip more once the browser's six connections are busy.
+                  { name: 'scan-app', test: /./, tags: ['$initial'], priority: 20 },
+                ],
+              },
+            },
+          },
+        },
+      });
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), antdStaticStyles(), earlyRequests(), inlineFavicon(), precompress()],
+  plugins: [
+    react(),
+    antdStaticStyles(),
+    earlyRequests(),
+    inlineFavicon(),
+    precompress(),
+    scanEntry(() => ({
+      mode,
+      logLevel: 'warn',
+      resolve: { alias: [...(mode === 'production' ? reactRouterProduction : []), ...Object.entries(alias).map(([find, replacement]) => ({ find, replacement }))] },
+      define: { __API_BASE__: JSON.stringify(apiBase) },
+      build: { outDir: 'dist', chunkSizeWarningLimit: 1500, cssMinify: false },
+    })),
+  ],
   resolve: { alias: [...(mode === 'production' ? reactRouterProduction : []), ...Object.entries(alias).map(([find, replacement]) => ({ find, replacement }))] },
   define: { __API_BASE__: JSON.stringify(apiBase) },
   server: {
@@ -182,7 +249,7 @@ export default defineConfig(({ mode }) => ({
             // overlays, the scroll-edge check): ListPage (with its controller and views,
             // renderer/list/) is also imported by the lazy online page, which would split it off, and a shared module alone
             // would be a request of its own.
-            { name: 'renderer', test: /[\\/](app[\\/]layouts[\\/](?!UserLayout)[^\\/]+\.tsx?|app[\\/]router[\\/](resolve|static-routes|lookup)\.tsx?|app[\\/]screens\.ts|core[\\/]ui[\\/](moveFocus|LazyOverlay|useStableCallback|hiddenBeyond)\.tsx?|core[\\/](listQuery|dict)\.ts|shared[\\/](list-request|urls|format)\.ts|renderer[\\/](warm|scope|expr|loader|registry|polling)\.ts|renderer[\\/]useActions\.tsx|renderer[\\/](kinds|actions|list)[\\/][^\\/]+\.tsx?|renderer[\\/](index|SchemaPage|ListPage|DataTable|cells|permissions|dialogAction)\.tsx?|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
+            { name: 'renderer', test: /[\\/](app[\\/]layouts[\\/](?!UserLayout)[^\\/]+\.tsx?|app[\\/]router[\\/](resolve|static-routes|lookup)\.tsx?|app[\\/]screens\.ts|core[\\/]ui[\\/](moveFocus|LazyOverlay|useStableCallback|hiddenBeyond)\.tsx?|core[\\/](listQuery|dict)\.ts|shared[\\/](list-request|urls|format)\.ts|renderer[\\/](warm|scope|expr|loader|registry|polling)\.ts|renderer[\\/]useActions\.tsx|renderer[\\/](kinds|actions|list)[\\/][^\\/]+\.tsx?|renderer[\\/](index|SchemaPage|KindPage|ListPage|DataTable|cells|permissions|dialogAction)\.tsx?|widgets[\\/]query[\\/]JSuperQuery\.tsx)$/, includeDependenciesRecursively: false, priority: 43 },
             // The widget registry and its lazy registrations (~2 kB): app/boot.ts asks for it with the early route answer,
             // so a page that is one widget (扫码听课) loads that widget's code beside the renderer, not after it.
             { name: 'widgets', test: /[\\/]widgets[\\/](index|registry)\.ts$/, includeDependenciesRecursively: false, priority: 44 },

@@ -8,6 +8,9 @@
 const SHELL = 'shell-v1';
 const API = 'api-v1';
 const API_BASE = '/jeecg-boot/';
+// Paths with a page of their own (a light entry: 扫码听课's scan.html, app/scan.tsx), kept under their own key; an
+// offline visit without that copy falls back to the main shell's page, which draws every path.
+const PAGES = { '/lecture/scan': '/__scan' };
 
 // At install: the app's page and the build files it names (the entry, its chunks and its stylesheet; the rest come
 // with the page's message). Scripts cached while the worker installs get their compiled code cached with them (Chromium), so a
@@ -42,20 +45,24 @@ self.addEventListener('message', (e) => {
       Promise.all([
         // The app's page (the same for every route), for a navigation without network.
         c.match('/__shell').then((hit) => hit || fetch('/').then((res) => (res.ok ? c.put('/__shell', res) : undefined))).catch(() => undefined),
+        // The page of a light entry that sent this list (its files are in it); online navigations keep it fresh.
+        typeof d.page === 'string' && PAGES[d.page]
+          ? c.match(PAGES[d.page]).then((hit) => hit || fetch(d.page).then((res) => (res.ok ? c.put(PAGES[d.page], res) : undefined))).catch(() => undefined)
+          : undefined,
         ...assets.map((u) => c.match(u).then((hit) => hit || c.add(u).catch(() => undefined))),
       ]),
     ),
   );
 });
 
-async function networkFirst(req, cacheName, key) {
+async function networkFirst(req, cacheName, key, fallbackKey) {
   const cache = await caches.open(cacheName);
   try {
     const res = await fetch(req);
     if (res.ok && res.type === 'basic') cache.put(key || req, res.clone()).catch(() => undefined);
     return res;
   } catch (err) {
-    const hit = await cache.match(key || req);
+    const hit = (await cache.match(key || req)) || (fallbackKey && (await cache.match(fallbackKey)));
     if (hit) return hit;
     throw err;
   }
@@ -75,7 +82,7 @@ self.addEventListener('fetch', (e) => {
   if (req.method !== 'GET') return;
   const url = new URL(req.url);
   if (url.origin !== self.location.origin) return;
-  if (req.mode === 'navigate') return e.respondWith(networkFirst(req, SHELL, '/__shell'));
+  if (req.mode === 'navigate') return e.respondWith(networkFirst(req, SHELL, PAGES[url.pathname] || '/__shell', '/__shell'));
   if (url.pathname.startsWith('/assets/')) return e.respondWith(cacheFirst(req));
   // Files and downloads are not kept (large, and private); JSON answers are.
   if (url.pathname.startsWith(API_BASE) && !/\/(sys\/common\/static|exportXls|qrSheet|download)/.test(url.pathname) && req.headers.get('upgrade') !== 'websocket') {

@@ -44,12 +44,16 @@ const FIRST_SCREENS = new Set([
   'Typography',
 ]);
 
+/** ANTD_STYLES_ONLY=Button,Input,…: only these (a light entry's own components, vite.config.ts `scanEntry`). */
+const only = process.env.ANTD_STYLES_ONLY ? new Set(process.env.ANTD_STYLES_ONLY.split(',')) : undefined;
+const wanted = (name: string) => (only ? only.has(name) : FIRST_SCREENS.has(name));
+
 const cache = createCache();
 const theme = appTheme(DEFAULT_PRIMARY_COLOR);
 const within = (node: ReactNode) =>
   createElement(StyleProvider, { cache }, createElement(ThemedConfigProvider, { theme }, createElement(App, null, node)));
 for (const [name, C] of Object.entries(antd as unknown as Record<string, ComponentType<any>>)) {
-  if (!FIRST_SCREENS.has(name) || (typeof C !== 'function' && typeof C !== 'object')) continue;
+  if (!wanted(name) || (typeof C !== 'function' && typeof C !== 'object')) continue;
   try {
     renderToString(within(special[name]?.(C) ?? createElement(C)));
   } catch {

@@ -39,6 +39,9 @@ export function indexCsp(html: string, csp = CSP): string {
   return hashes.length ? csp.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`) : csp;
 }
 
+/** Client paths answered with a light entry's page (dist/scan.html: app/scan.tsx) instead of the main shell's. */
+const LIGHT_ENTRIES = new Set(['/lecture/scan']);
+
 /** Query parameters whose values never reach a log line. */
 const SECRET_PARAMS = /([?&](?:token|access_token|x-access-token|password|captcha|smscode|altcha)=)[^&#]*/gi;
 export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, '$1[REDACTED]');
@@ -151,6 +154,13 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean; log
   const pageCsp = indexCsp(index, csp);
   const sendIndex = (reply: FastifyReply) =>
     reply.header('Content-Security-Policy', pageCsp).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(index);
+  // 扫码听课 opened directly (a classroom's QR code on a phone): the light entry's page (app/scan.tsx), when built.
+  const scan = hasSpa && existsSync(resolve(dist, 'scan.html')) ? readFileSync(resolve(dist, 'scan.html'), 'utf8') : '';
+  const scanCsp = scan ? indexCsp(scan, csp) : '';
+  const sendPage = (path: string, reply: FastifyReply) =>
+    scan && LIGHT_ENTRIES.has(path)
+      ? reply.header('Content-Security-Policy', scanCsp).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(scan)
+      : sendIndex(reply);
   if (hasSpa) {
     await app.register(async (spa) => {
       spa.addHook('onRoute', (r) => {
@@ -166,7 +176,7 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean; log
         // reads), unknown paths 404; `.br`/`.gz` siblings sent to a browser that accepts them, no routes of their own.
         wildcard: false,
         preCompressed: true,
-        globIgnore: ['**/*.br', '**/*.gz', 'assets/**'],
+        globIgnore: ['**/*.br', '**/*.gz', 'assets/**', 'scan.html'],
       });
     });
   }
@@ -174,7 +184,7 @@ export async function buildApp(ctx: ServerContext, opts: { logger?: boolean; log
     const path = req.url.split('?')[0]!;
     if (path.startsWith(ctx.cfg.apiBase + '/') || path === ctx.cfg.apiBase || req.method !== 'GET' || !hasSpa || /\.[a-z0-9]+$/i.test(path))
       return reply.status(404).send(fail('很抱歉，资源未找到!', 404));
-    return sendIndex(reply);
+    return sendPage(path, reply);
   });
   // The route-declaration rule (DESIGN §6) is enforced at start: a route without `config.auth` is a bug.
   app.addHook('onReady', async () => {

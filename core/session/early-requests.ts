@@ -27,7 +27,19 @@
   const headers = { 'X-Access-Token': token, 'tenant-id': String(read('TENANT_ID') ?? 0) };
   const arrived: Record<string, unknown> = {};
   // The path as it is: the server matches it with or without a trailing slash, as the menu does.
-  const boot = fetch(`${__API_BASE__}/schema/boot?${new URLSearchParams({ path: pathname, search })}`, { headers })
+  const query = new URLSearchParams({ path: pathname, search });
+  // A light entry (app/scan.tsx: no menu, no notices) asks only where the path leads (GET /schema/route).
+  if (__EARLY_ROUTE_ONLY__) {
+    const route = fetch(`${__API_BASE__}/schema/route?${query}`, { headers })
+      .then((r) => (r.status === 200 ? (r.json() as Promise<unknown>) : undefined))
+      .then(
+        (answer) => (arrived.route = answer ?? undefined),
+        () => undefined,
+      );
+    (window as unknown as { __early: unknown }).__early = { path: pathname, search, token, arrived, route };
+    return;
+  }
+  const boot = fetch(`${__API_BASE__}/schema/boot?${query}`, { headers })
     .then((r) => (r.status === 200 ? (r.json() as Promise<{ success?: boolean; result?: Record<string, unknown> }>) : undefined))
     .then(
       (answer) => (answer?.success ? answer.result : undefined),

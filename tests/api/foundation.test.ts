@@ -27,6 +27,7 @@ describe('foundation', () => {
 
 describe('serving the built front end', () => {
   const INLINE = 'window.__early = 1;';
+  const SCAN_INLINE = 'window.__early = 2;';
   let web: TestServer;
   beforeAll(async () => {
     const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
@@ -35,6 +36,8 @@ describe('serving the built front end', () => {
     const dist = mkdtempSync(join(tmpdir(), 'dist-'));
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), `<!doctype html><head><script>${INLINE}</script></head><div id="root"></div>`);
+    // The light entry of 扫码听课 (app/scan.tsx): its own page and inline script.
+    writeFileSync(join(dist, 'scan.html'), `<!doctype html><head><script>${SCAN_INLINE}</script></head><div id="root" data-entry="scan"></div>`);
     writeFileSync(join(dist, 'assets', 'app.js'), 'console.log(1)');
     // What the build writes beside an asset (vite.config.ts, `precompress`).
     writeFileSync(join(dist, 'assets', 'app.js.br'), brotliCompressSync('console.log(1)'));
@@ -62,6 +65,21 @@ describe('serving the built front end', () => {
     // One route per built file: nothing outside the build and no other spelling of a file is served.
     for (const path of ['/assets/missing.js', '/assets/APP.JS', '/assets/..%2findex.html'])
       expect((await web.get(path)).statusCode, path).not.toBe(200);
+  });
+
+  it('answers /lecture/scan (a classroom QR code) with the light entry page, under a CSP allowing its own inline script; other paths with the main page', async () => {
+    const hash = (x: string) => `'sha256-${createHash('sha256').update(x).digest('base64')}'`;
+    for (const path of ['/lecture/scan?room=abc', '/lecture/scan']) {
+      const r = await web.get(path);
+      expect(r.statusCode).toBe(200);
+      expect(r.body).toContain('data-entry="scan"');
+      expect(String(r.headers['content-security-policy'])).toContain(`script-src 'self' ${hash(SCAN_INLINE)};`);
+      expect(r.headers['cache-control']).toBe('no-cache');
+    }
+    for (const path of ['/lecture/scanner', '/lecture/today', '/scan.html']) {
+      const r = await web.get(path);
+      expect(r.body, path).not.toContain('data-entry="scan"');
+    }
   });
 
   it('sends an asset precompressed to a browser that accepts it, the same bytes once decoded; the compressed files are no routes', async () => {

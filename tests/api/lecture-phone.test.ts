@@ -79,6 +79,8 @@ describe('the lesson on now in a room', () => {
     expect(r.success, r.message).toBe(true);
     expect(r.result.current).toMatchObject({ courseTaskId: task.id, classroomId: roomNow, state: 'NOW', stateText: '正在上课', lectureDate: today, startSection: 1 });
     expect(r.result.current.beginTime).toBe(hhmm(Math.max(0, minutes - 30)).slice(0, 5));
+    // No record of the caller's yet: no draft comes with it.
+    expect(r.result.record).toBeNull();
   });
 
   it('a room with no lesson now answers none, with its lessons of today', async () => {
@@ -133,6 +135,12 @@ describe('an offline draft is one record, however often it is saved', () => {
     expect(c.result.id).toBe(a.result.id);
     expect(c.result.actualCount).toBe(32);
     expect(await count()).toBe(1);
+    // The lesson on now comes with that draft, as queryById answers it: the phone form starts from it without asking.
+    const scan = await call('get', `/supervisor/lectureRecord/scan?room=${roomNow}`, 'supervisor');
+    expect(scan.result.current.myRecordId).toBe(a.result.id);
+    const byId = await call('get', `/supervisor/lectureRecord/queryById?id=${a.result.id}`, 'supervisor');
+    expect(scan.result.record).toEqual(byId.result);
+    expect(scan.result.record.actualCount).toBe(32);
     first = c.result;
   });
 

@@ -89,3 +89,23 @@ describe('early requests (inline in index.html)', () => {
     expect(early()).toBeUndefined();
   });
 });
+
+describe('early requests of a light entry (inline in scan.html)', () => {
+  it('asks only where the path leads (GET /schema/route, with the URL search and session headers); a failure is undefined', async () => {
+    const light = await earlyRequestsScript('/jeecg-boot', true);
+    session();
+    const route = { success: true, result: { component: 'lecture/Scan', schema: { kind: 'dashboard' } } };
+    answer = () => ({ status: 200, body: route });
+    history.replaceState(null, '', '/lecture/scan?room=r1');
+    runInThisContext(light);
+    expect(calls).toEqual([{ url: '/jeecg-boot/schema/route?path=%2Flecture%2Fscan&search=%3Froom%3Dr1', headers: { 'X-Access-Token': 'tok', 'tenant-id': '3' } }]);
+    const e = early() as unknown as Record<string, unknown> & { route: Promise<unknown>; arrived: Record<string, unknown> };
+    expect([e.path, e.search, e.permissions, e.notices]).toEqual(['/lecture/scan', '?room=r1', undefined, undefined]);
+    await expect(e.route).resolves.toEqual(route);
+    expect(e.arrived).toEqual({ route });
+
+    answer = () => ({ status: 500, body: {} });
+    runInThisContext(light);
+    await expect(early()!.route).resolves.toBeUndefined();
+  });
+});
