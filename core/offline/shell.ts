@@ -1,11 +1,13 @@
 /**
- * Registers the offline shell (public/sw.js) in production builds, once the page has loaded, and hands
+ * Registers the offline shell (public/sw.js) in production builds, once the page has loaded and settled, and hands
  * it the build files this page already loaded (they were fetched before it controlled the page).
  * `page`: the path of a page of its own (the light entry of 扫码听课, app/scan.tsx), which the worker
  * keeps for an offline visit to that path, beside the main shell's page.
  * `clearOfflineCache` drops the copies of API answers (sign-out: they are the user's data).
  */
 const API_CACHE = 'api-v1';
+/** How long after load the worker is registered: the first page's own requests and drawing come first. */
+const SETTLE_MS = 1500;
 
 export function registerOfflineShell({ page }: { page?: string } = {}): void {
   if (!import.meta.env.PROD || typeof navigator === 'undefined' || !('serviceWorker' in navigator) || !window.isSecureContext) return;
@@ -21,8 +23,13 @@ export function registerOfflineShell({ page }: { page?: string } = {}): void {
         reg.active?.postMessage({ type: 'precache', urls, page });
       })
       .catch(() => undefined);
-  if (document.readyState === 'complete') setTimeout(start, 0);
-  else window.addEventListener('load', () => setTimeout(start, 0), { once: true });
+  // A first install fetches the whole shell again (the worker's precache): not while the first page is drawn, where it
+  // competed with the page the user waits for, but a while after load, when the main thread is idle. A page the worker
+  // already serves registers at once (the files came from its cache; nothing to compete with).
+  const idle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(start, { timeout: 3000 }) : start());
+  const later = () => (navigator.serviceWorker.controller ? setTimeout(start, 0) : setTimeout(idle, SETTLE_MS));
+  if (document.readyState === 'complete') later();
+  else window.addEventListener('load', later, { once: true });
 }
 
 export function clearOfflineCache(): void {
