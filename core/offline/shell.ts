@@ -9,6 +9,13 @@ const API_CACHE = 'api-v1';
 /** How long after load the worker is registered: the first page's own requests and drawing come first. */
 const SETTLE_MS = 1500;
 
+/** The screens the offline shell is for (the observation form): a visit to one — or a sign-in leading to one — registers it at once. */
+const OFFLINE_PATHS = ['/lecture/scan'];
+const offlineTarget = () => {
+  const redirect = new URLSearchParams(location.search).get('redirect') ?? '';
+  return OFFLINE_PATHS.some((p) => location.pathname === p || redirect.startsWith(p));
+};
+
 export function registerOfflineShell({ page }: { page?: string } = {}): void {
   if (!import.meta.env.PROD || typeof navigator === 'undefined' || !('serviceWorker' in navigator) || !window.isSecureContext) return;
   const start = () =>
@@ -25,9 +32,10 @@ export function registerOfflineShell({ page }: { page?: string } = {}): void {
       .catch(() => undefined);
   // A first install fetches the whole shell again (the worker's precache): not while the first page is drawn, where it
   // competed with the page the user waits for, but a while after load, when the main thread is idle. A page the worker
-  // already serves registers at once (the files came from its cache; nothing to compete with).
+  // already serves registers at once (the files came from its cache; nothing to compete with), and so does the
+  // observation form's (its API answers are kept from its first request, for a tab reopened offline).
   const idle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(start, { timeout: 3000 }) : start());
-  const later = () => (navigator.serviceWorker.controller ? setTimeout(start, 0) : setTimeout(idle, SETTLE_MS));
+  const later = () => (navigator.serviceWorker.controller || page || offlineTarget() ? setTimeout(start, 0) : setTimeout(idle, SETTLE_MS));
   if (document.readyState === 'complete') later();
   else window.addEventListener('load', later, { once: true });
 }

@@ -1,3 +1,4 @@
+import { weekOf } from '../../shared/rules';
 import { expect, request as pwRequest, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 
 /** Shared e2e helpers (keep small and stable: other specs import them). */
@@ -169,4 +170,43 @@ export async function apiAs(baseURL: string, username: string, ip = '10.88.0.31'
 
 export async function disposeApiClients() {
   for (const c of apiClients.splice(0)) await c.dispose();
+}
+
+/** Today and the time in the school's zone (the server's, config timezone). */
+export function schoolNow() {
+  const d = new Date();
+  const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+  const [h, m] = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Shanghai', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d).split(':').map(Number);
+  return { date, minutes: h! * 60 + m! };
+}
+const hhmm = (min: number) => `${String(Math.floor(min / 60)).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}:00`;
+
+type ApiClient = Awaited<ReturnType<typeof apiAs>>;
+
+/**
+ * A lesson on now for a phone test, so the test does not depend on the wall clock being in class hours: a
+ * room of a campus of its own (`code`, `building`, `campus` name the test's rows), a section time around the
+ * present minute, and a schedule line today for a course task of another teacher that `sup` has not observed
+ * today. Returns the room, the task, the index form's leaves (in order), today and the QR code's URL.
+ */
+export async function lessonOnNow(admin: ApiClient, sup: ApiClient, o: { code: string; building: string; campus: string; section: number }) {
+  const term = await admin.get('/supervisor/term/current');
+  const { date, minutes } = schoolNow();
+  const week = weekOf(term.startDate, date);
+  expect(week, `today ${date} must fall in the current term ${term.name}`).toBeGreaterThanOrEqual(1);
+  expect(week).toBeLessThanOrEqual(term.weekCount);
+  const weekday = ((new Date(`${date}T12:00:00Z`).getUTCDay() + 6) % 7) + 1;
+  const tag = Date.now().toString(36).slice(-6).toUpperCase();
+  const campus = `${o.campus}${tag}`;
+  await admin.post('/supervisor/classroom/add', { code: `${o.code}${tag}`, name: `${o.building}${tag.slice(-3)}`, campus, building: o.building, capacity: 60 });
+  const room = ((await admin.get(`/supervisor/classroom/list?code=${o.code}${tag}`)).records as ApiRow[])[0]!;
+  await admin.post('/supervisor/sectionTime/add', { campus, season: 'WINTER', sectionNo: o.section, name: `第${o.section}节`, beginTime: hhmm(Math.max(0, minutes - 60)), endTime: hhmm(Math.min(23 * 60 + 59, minutes + 60)) });
+  const mine = (await sup.get(`/supervisor/lectureRecord/list?listenerId=${sup.userId}&lectureDate=${date}&pageSize=1000`)).records as ApiRow[];
+  const tasks = (await admin.get(`/supervisor/courseTask/list?termId=${term.id}&pageSize=200`)).records as ApiRow[];
+  const task = tasks.find((t) => t.teacherId && t.teacherId !== sup.userId && !String(t.teacherIds ?? '').includes(sup.userId) && !mine.some((r) => r.courseTaskId === t.id));
+  expect(task).toBeTruthy();
+  await admin.post('/supervisor/courseSchedule/add', { taskId: task!.id, weekday, startSection: o.section, endSection: o.section, weeks: String(week), classroomId: room.id });
+  const system = await sup.get(`/supervisor/lectureRecord/form?courseTaskId=${task!.id}`);
+  const leaves = (system.indexes as ApiRow[]).filter((i) => (system.leafIds as string[]).includes(i.id));
+  return { room, task: task!, leaves, date, scanUrl: `/lecture/scan?room=${room.id}` };
 }

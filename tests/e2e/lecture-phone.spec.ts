@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { apiAs, confirmLoginChoices, disposeApiClients, expectFitsPhone, submitLogin } from './helpers';
-import { weekOf } from '../../shared/rules';
+import { apiAs, confirmLoginChoices, disposeApiClients, expectFitsPhone, lessonOnNow, submitLogin } from './helpers';
 
 /**
  * In the classroom on a phone (issue 30), at 390×844 with touch: a supervisor scans a classroom's QR
@@ -20,14 +19,6 @@ test.afterAll(async () => {
 });
 mkdirSync(SHOTS, { recursive: true });
 
-/** Today and the time in the school's zone (the server's, config timezone). */
-function schoolNow() {
-  const d = new Date();
-  const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-  const [h, m] = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Shanghai', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d).split(':').map(Number);
-  return { date, minutes: h! * 60 + m! };
-}
-const hhmm = (min: number) => `${String(Math.floor(min / 60)).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}:00`;
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
 
@@ -37,36 +28,17 @@ test('phone: scan a classroom code, score, lose the network, reopen the tab, com
   const sup = await apiAs(baseURL!, 'supervisor');
 
   // ---- a lesson on now: a room of its own campus, a section time around now, a schedule line today ----
-  const term = await admin.get('/supervisor/term/current');
-  const { date, minutes } = schoolNow();
-  const week = weekOf(term.startDate, date);
-  expect(week, `today ${date} must fall in the current term ${term.name}`).toBeGreaterThanOrEqual(1);
-  expect(week).toBeLessThanOrEqual(term.weekCount);
-  const weekday = ((new Date(`${date}T12:00:00Z`).getUTCDay() + 6) % 7) + 1;
-  const tag = Date.now().toString(36).slice(-6).toUpperCase();
-  const campus = `测试校区${tag}`;
-  await admin.post('/supervisor/classroom/add', { code: `E2E${tag}`, name: `明德楼${tag.slice(-3)}`, campus, building: '明德楼', capacity: 60 });
-  const room = ((await admin.get(`/supervisor/classroom/list?code=E2E${tag}`)).records as Row[])[0]!;
-  await admin.post('/supervisor/sectionTime/add', { campus, season: 'WINTER', sectionNo: 5, name: '第5节', beginTime: hhmm(Math.max(0, minutes - 60)), endTime: hhmm(Math.min(23 * 60 + 59, minutes + 60)) });
-  // Another lesson later today (the 'no lesson now' screen lists it) is not needed here: covered by the API test.
-  const mine = (await sup.get(`/supervisor/lectureRecord/list?listenerId=${sup.userId}&lectureDate=${date}&pageSize=1000`)).records as Row[];
-  const tasks = (await admin.get(`/supervisor/courseTask/list?termId=${term.id}&pageSize=200`)).records as Row[];
-  const task = tasks.find((t) => t.teacherId && t.teacherId !== sup.userId && !String(t.teacherIds ?? '').includes(sup.userId) && !mine.some((r) => r.courseTaskId === t.id));
-  expect(task).toBeTruthy();
-  await admin.post('/supervisor/courseSchedule/add', { taskId: task!.id, weekday, startSection: 5, endSection: 5, weeks: String(week), classroomId: room.id });
+  const { room, task, leaves, date, scanUrl } = await lessonOnNow(admin, sup, { code: 'E2E', building: '明德楼', campus: '测试校区', section: 5 });
 
   // The server sees it as the lesson on now in that room.
   const scan = await sup.get(`/supervisor/lectureRecord/scan?room=${room.id}`);
   expect(scan.current?.courseTaskId, JSON.stringify(scan)).toBe(task!.id);
-  const system = await sup.get(`/supervisor/lectureRecord/form?courseTaskId=${task!.id}`);
-  const leaves = (system.indexes as Row[]).filter((i) => (system.leafIds as string[]).includes(i.id));
   expect(leaves.length).toBeGreaterThan(3);
   const scoreOf = (l: Row, i: number) => Math.max(0, l.maxScore - (i % 3)); // a spread of whole scores
 
   // ---- the QR code's URL, signed out: sign-in keeps the target ----
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', reducedMotion: 'reduce' });
   try {
-    const scanUrl = `/lecture/scan?room=${room.id}`;
     let page = await ctx.newPage();
     await page.goto(scanUrl);
     await expect(page).toHaveURL(/\/user\/login\?redirect=/);

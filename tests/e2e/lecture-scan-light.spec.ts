@@ -1,6 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiAs, disposeApiClients, expectFitsPhone, login } from './helpers';
-import { weekOf } from '../../shared/rules';
+import { apiAs, disposeApiClients, expectFitsPhone, lessonOnNow, login } from './helpers';
 
 /**
  * The light entry of 扫码听课 (app/scan.tsx, docs/decisions.md): a classroom's QR URL opened directly on a phone
@@ -16,13 +15,6 @@ test.afterAll(async () => {
 });
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
 
-function schoolNow() {
-  const d = new Date();
-  const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-  const [h, m] = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Shanghai', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d).split(':').map(Number);
-  return { date, minutes: h! * 60 + m! };
-}
-const hhmm = (min: number) => `${String(Math.floor(min / 60)).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}:00`;
 
 /** The page is the light entry: its own script, no main layout. */
 async function expectLight(page: Page) {
@@ -35,23 +27,7 @@ test('phone: a QR URL opened directly draws the form without the shell, reopens 
   test.setTimeout(180_000);
   const admin = await apiAs(baseURL!, 'admin', '10.88.0.47');
   const sup = await apiAs(baseURL!, 'supervisor', '10.88.0.47');
-  const term = await admin.get('/supervisor/term/current');
-  const { date, minutes } = schoolNow();
-  const week = weekOf(term.startDate, date);
-  const weekday = ((new Date(`${date}T12:00:00Z`).getUTCDay() + 6) % 7) + 1;
-  const tag = Date.now().toString(36).slice(-6).toUpperCase();
-  const campus = `轻入口校区${tag}`;
-  await admin.post('/supervisor/classroom/add', { code: `LT${tag}`, name: `致远楼${tag.slice(-3)}`, campus, building: '致远楼', capacity: 60 });
-  const room = ((await admin.get(`/supervisor/classroom/list?code=LT${tag}`)).records as Row[])[0]!;
-  await admin.post('/supervisor/sectionTime/add', { campus, season: 'WINTER', sectionNo: 6, name: '第6节', beginTime: hhmm(Math.max(0, minutes - 60)), endTime: hhmm(Math.min(23 * 60 + 59, minutes + 60)) });
-  const mine = (await sup.get(`/supervisor/lectureRecord/list?listenerId=${sup.userId}&lectureDate=${date}&pageSize=1000`)).records as Row[];
-  const tasks = (await admin.get(`/supervisor/courseTask/list?termId=${term.id}&pageSize=200`)).records as Row[];
-  const task = tasks.find((t) => t.teacherId && t.teacherId !== sup.userId && !String(t.teacherIds ?? '').includes(sup.userId) && !mine.some((r) => r.courseTaskId === t.id));
-  expect(task).toBeTruthy();
-  await admin.post('/supervisor/courseSchedule/add', { taskId: task!.id, weekday, startSection: 6, endSection: 6, weeks: String(week), classroomId: room.id });
-  const system = await sup.get(`/supervisor/lectureRecord/form?courseTaskId=${task!.id}`);
-  const leaves = (system.indexes as Row[]).filter((i) => (system.leafIds as string[]).includes(i.id));
-  const scanUrl = `/lecture/scan?room=${room.id}`;
+  const { task, leaves, date, scanUrl } = await lessonOnNow(admin, sup, { code: 'LT', building: '致远楼', campus: '轻入口校区', section: 6 });
 
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', reducedMotion: 'reduce' });
   try {
