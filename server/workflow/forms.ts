@@ -69,15 +69,17 @@ export async function startForm(ctx: ServerContext, meta: ModelMeta): Promise<Fo
  * else the start form read-only (the applicant's data, nothing to fill in).
  */
 export async function taskForm(ctx: ServerContext, meta: ModelMeta, task: { kind?: unknown; form_key?: unknown }): Promise<FormDef> {
-  const start = await startForm(ctx, meta);
-  if (task.kind === 'RESUBMIT') return start;
+  if (task.kind === 'RESUBMIT') return startForm(ctx, meta);
   if (typeof task.form_key === 'string' && task.form_key) {
     const f = await formPage(ctx, task.form_key);
     if (!f) throw new BizError(`任务表单“${task.form_key}”不存在，请联系管理员`);
     return f;
   }
-  return { ...start, fields: start.fields.map((f) => ({ ...f, readOnly: true })) };
+  return readOnlyForm(await startForm(ctx, meta));
 }
+
+/** A form with every field read-only (shown, never submitted). */
+export const readOnlyForm = (form: FormDef): FormDef => ({ ...form, fields: form.fields.map((f) => ({ ...f, readOnly: true })) });
 
 /**
  * A form with what checking it needs (the system dictionaries). Read before a workflow transaction opens:

@@ -5,7 +5,7 @@ import { BizError, ok } from '../http/envelope.js';
 import { logAction } from '../domain/improvement.js';
 import { registerBizHandler } from './business.js';
 import { defineEntityHooks } from '../crud/hooks.js';
-import { startInstance } from './service.js';
+import { startInstance, variablesOf } from './service.js';
 
 /**
  * 整改延期申请: the responsible person of an issued improvement task asks for a later deadline; the
@@ -18,7 +18,7 @@ const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 registerBizHandler('imp_extension', {
   async onEnd(_ctx, trx, inst, outcome, actor) {
     if (outcome !== 'APPROVED') return;
-    const v = typeof inst.variables === 'string' ? JSON.parse(inst.variables) : (inst.variables ?? {});
+    const v = variablesOf(inst);
     const task = await trx.selectFrom('imp_task').select(['id', 'status', 'deadline']).where('id', '=', str(inst.biz_id)).executeTakeFirst();
     if (!task) return;
     await trx.updateTable('imp_task').set({ deadline: str(v.newDeadline), update_time: dayjs().format('YYYY-MM-DD HH:mm:ss') }).where('id', '=', task.id).execute();

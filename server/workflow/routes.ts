@@ -7,8 +7,8 @@ import { BizError, ok, page } from '../http/envelope.js';
 import { newId, now } from '../util.js';
 import { registerJobHandler } from '../sys/jobs/handlers.js';
 import { MAX_XML, validateModel } from './engine.js';
-import { actOnTask, activeVersionOf, ADMIN_PERM, deployModel, fireDueTimers, isWfAdmin, loadVersion, mayAct, reassign, startInstance, withdraw, type Actor, type TaskAction } from './service.js';
-import { checkSubmitted, historyForm, pickableForms, ready, startForm, taskForm } from './forms.js';
+import { actOnTask, activeVersionOf, ADMIN_PERM, deployModel, fireDueTimers, isWfAdmin, loadVersion, mayAct, reassign, startInstance, variablesOf, withdraw, type Actor, type TaskAction } from './service.js';
+import { checkSubmitted, historyForm, pickableForms, ready, readOnlyForm, startForm, taskForm } from './forms.js';
 
 type Row = Record<string, any>;
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
@@ -69,7 +69,7 @@ async function instanceDetail(db: DB, user: Actor, id: string) {
   const current = [...new Set(tasks.filter((t) => t.status === 'OPEN' && t.elementId).map((t) => t.elementId))];
   return {
     ...inst,
-    variables: typeof inst.variables === 'string' ? JSON.parse(inst.variables) : inst.variables,
+    variables: variablesOf(inst),
     xml: version?.xml,
     steps: steps.filter((s) => s.event !== 'FLOW' && s.event !== 'NODE').map((s) => ({ ...s, form: typeof s.form === 'string' ? JSON.parse(s.form) : (s.form ?? undefined), action: s.decision ?? s.event })),
     tasks: tasks.map(({ candidateIds, ...t }) => ({ ...t, candidates: str(candidateIds).split(',').filter(Boolean).length })),
@@ -308,8 +308,8 @@ export async function registerWorkflowRoutes(api: FastifyInstance, ctx: ServerCo
     const q = input(req);
     const own = await taskForm(ctx, meta, { kind: str(task.kind), form_key: task.form_key as string | null });
     // `view=1`: every field read-only (e.g. 驳回 shows what is being rejected)
-    const form = q.view === '1' || q.view === 1 ? { ...own, fields: own.fields.map((f) => ({ ...f, readOnly: true })) } : own;
-    const data = { ...(typeof inst.variables === 'string' ? JSON.parse(inst.variables) : (inst.variables ?? {})), title: inst.title };
+    const form = q.view === '1' || q.view === 1 ? readOnlyForm(own) : own;
+    const data: Row = { ...variablesOf(inst), title: inst.title };
     const values = Object.fromEntries(form.fields.filter((f) => data[f.name] !== undefined).map((f) => [f.name, data[f.name]]));
     return ok({ title: form.title, fields: form.fields, values });
   });

@@ -207,7 +207,8 @@ interface StepCtx {
   pushes: Push[];
 }
 
-const variablesOf = (inst: Row): Row => (typeof inst.variables === 'string' ? JSON.parse(inst.variables) : (inst.variables ?? {}));
+/** An instance's data (`wf_instance.variables`, JSON text on some drivers). */
+export const variablesOf = (inst: Row): Row => (typeof inst.variables === 'string' ? JSON.parse(inst.variables) : (inst.variables ?? {}));
 
 async function stepInput(s: StepCtx, fresh = false): Promise<StepInput> {
   const variables = variablesOf(s.inst);
