@@ -4,6 +4,7 @@ import { createForm } from '@formily/core';
 import { toJS } from '@formily/reactive';
 import { http } from '@core/http/client';
 import type { ActionSchema, FormFieldSchema, LoadedFields } from '@shared/page-schema';
+import { isReadOnlyField } from '@shared/form-values';
 import { usePhoneDialog } from './phoneDialog';
 import { initialValuesOf, SchemaFormBody } from './SchemaForm';
 import { fillTemplate, fillText, fillUrl } from './template';
@@ -73,7 +74,7 @@ export default function ActionForm({ action: a, record, data, rowKey, onClose }:
     if (loaded && a.fieldsKey) {
       // only the editable loaded fields: read-only ones are shown, the server keeps its own values
       const vals = (loadedValues ?? {}) as Row;
-      body[a.fieldsKey] = Object.fromEntries(loaded.fields.filter((f) => !f.readOnly && f.disabled !== true && f.name in vals).map((f) => [f.name, vals[f.name]]));
+      body[a.fieldsKey] = Object.fromEntries(loaded.fields.filter((f) => !isReadOnlyField(f) && f.name in vals).map((f) => [f.name, vals[f.name]]));
     }
     setSaving(true);
     try {
